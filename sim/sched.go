@@ -1,0 +1,142 @@
+package sim
+
+// Scheduler runs events in time order. Events with equal times run in the
+// order they were scheduled (FIFO), which makes every run reproducible.
+//
+// Following htsim, every event is a Timer owned by a long-lived object (a
+// link, a TCP sender); the heap holds at most one live entry per timer, so
+// the pending set stays O(components), not O(packets in flight).
+type Scheduler struct {
+	now    Time
+	seq    uint64
+	heap   []entry
+	events uint64 // timer callbacks run
+	stop   Time
+}
+
+type entry struct {
+	at  Time
+	seq uint64
+	t   *Timer
+}
+
+// NewScheduler returns a scheduler at time zero.
+func NewScheduler() *Scheduler {
+	return &Scheduler{heap: make([]entry, 0, 1024), stop: Never}
+}
+
+// Now is the current simulated time.
+func (s *Scheduler) Now() Time { return s.now }
+
+// Events is the number of events run so far.
+func (s *Scheduler) Events() uint64 { return s.events }
+
+// Pending is the number of entries in the heap (live and stale).
+func (s *Scheduler) Pending() int { return len(s.heap) }
+
+// Stop makes Run return once time would pass t.
+func (s *Scheduler) Stop(t Time) { s.stop = t }
+
+// At runs fn once at time t. It allocates a timer, so it is meant for
+// set-up (flow starts, scripted changes), not the per-packet path.
+func (s *Scheduler) At(t Time, fn func()) *Timer {
+	tm := NewTimer(s, fn)
+	tm.Arm(t)
+	return tm
+}
+
+// Run executes events until none are left or the stop time is reached.
+// Time is left at the stop time (or the last event) so that statistics can
+// be read "at the end of the run".
+func (s *Scheduler) Run() {
+	for s.runOne() {
+	}
+	if s.stop != Never && s.now < s.stop {
+		s.now = s.stop
+	}
+}
+
+// runOne pops one heap entry and runs it if live; it reports false when
+// nothing is left before the stop time.
+func (s *Scheduler) runOne() bool {
+	{
+		if len(s.heap) == 0 {
+			return false
+		}
+		e := s.heap[0]
+		if e.at > s.stop {
+			return false
+		}
+		s.pop()
+		t := e.t
+		if t.pendingAt != e.at || t.pendingSeq != e.seq {
+			return true // stale entry from an earlier arming
+		}
+		t.pendingAt = Never
+		if t.deadline == Never {
+			return true // cancelled
+		}
+		s.now = e.at
+		if t.deadline > e.at {
+			// Re-armed later since this entry was pushed: move it lazily.
+			s.push(t, t.deadline)
+			return true
+		}
+		t.deadline = Never
+		s.events++
+		t.fn()
+		return true
+	}
+}
+
+func (s *Scheduler) push(t *Timer, at Time) {
+	s.seq++
+	t.pendingAt, t.pendingSeq = at, s.seq
+	h := append(s.heap, entry{at: at, seq: s.seq, t: t})
+	// Sift up.
+	i := len(h) - 1
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !less(&e, &h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+	s.heap = h
+}
+
+func (s *Scheduler) pop() {
+	h := s.heap
+	n := len(h) - 1
+	last := h[n]
+	h[n] = entry{}
+	h = h[:n]
+	s.heap = h
+	if n == 0 {
+		return
+	}
+	// Sift the last element down from the root.
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && less(&h[c+1], &h[c]) {
+			c++
+		}
+		if !less(&h[c], &last) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = last
+}
+
+func less(a, b *entry) bool {
+	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+}
