@@ -1,0 +1,43 @@
+// Package metrics holds per-flow results and time series.
+package metrics
+
+// Flow is the result of one flow, in the stable JSON form `tcplab run
+// --format json` prints (README: "JSON contract").
+type Flow struct {
+	ID        string `json:"id"`
+	Variant   string `json:"variant"`
+	Transport string `json:"transport"` // tcp or udp
+	Src       string `json:"src"`
+	Dst       string `json:"dst"`
+	// StartSeconds and StopSeconds bound the flow's active time, which
+	// goodput and throughput are averaged over.
+	StartSeconds float64 `json:"start_seconds"`
+	StopSeconds  float64 `json:"stop_seconds"`
+	// GoodputBps is application bytes delivered in order, per second of
+	// active time, in bits per second.
+	GoodputBps float64 `json:"goodput_bps"`
+	// ThroughputBps is every data byte sent on the wire (headers and
+	// retransmissions included) per second of active time.
+	ThroughputBps        float64 `json:"throughput_bps"`
+	DeliveredBytes       int64   `json:"delivered_bytes"`
+	SentPackets          int64   `json:"sent_packets"`
+	RetransmittedPackets int64   `json:"retransmitted_packets"`
+	FastRetransmits      int64   `json:"fast_retransmits"`
+	Timeouts             int64   `json:"timeouts"`
+	// TimeoutsAfterLostFastRetransmit counts timeouts whose cause was the
+	// loss of a fast retransmission (ground truth).
+	TimeoutsAfterLostFastRetransmit int64 `json:"timeouts_after_lost_fast_retransmit"`
+	// SpuriousRetransmits counts retransmissions whose original had
+	// already reached the receiver (ground truth).
+	SpuriousRetransmits int64 `json:"spurious_retransmits"`
+	// SpuriousTimeouts counts timeouts after which the receiver turned out
+	// to hold every outstanding segment (ground truth).
+	SpuriousTimeouts int64 `json:"spurious_timeouts"`
+	// Dropped counts this flow's lost packets by cause.
+	Dropped map[string]int64 `json:"dropped"`
+	// CompletionSeconds is when a fixed-size transfer finished (0 if not).
+	CompletionSeconds float64 `json:"completion_seconds,omitempty"`
+	// Accuracy of loss classifications against ground truth, for variants
+	// that classify (filled by later variants).
+	Accuracy map[string]float64 `json:"accuracy,omitempty"`
+}

@@ -1,0 +1,194 @@
+package network
+
+import "tcplab/sim"
+
+// LinkConfig is what both directions of a link share.
+type LinkConfig struct {
+	Bandwidth float64  // bits per second
+	Delay     sim.Time // propagation delay when DelayProc is nil
+	Cost      int64    // routing cost; 0 means 1
+}
+
+// DelayProcess gives the propagation delay of a packet that finishes
+// transmission at time now. When it falls, later packets may overtake
+// earlier ones, as after a route change (Abouzeid & Roy).
+type DelayProcess interface {
+	Delay(now sim.Time) sim.Time
+}
+
+// ErrorModel decides whether a packet that crossed a link is lost, and why
+// (ChannelError, or RetxLoss for injected retransmission loss).
+type ErrorModel interface {
+	Drop(p *Packet, now sim.Time) DropCause
+}
+
+// LinkTracer observes one direction of a link (pcap and ns-2 traces).
+// Event letters follow ns-2: '+' enqueue, '-' dequeue (transmission
+// start), 'r' received at the far end, 'd' dropped.
+type LinkTracer interface {
+	Trace(event byte, l *Link, p *Packet, now sim.Time)
+}
+
+// LinkStats counts what crossed one direction of a link.
+type LinkStats struct {
+	TxPackets, TxBytes int64 // transmissions started
+	RxPackets, RxBytes int64 // arrivals at the far end (not lost)
+	Drops              [numDropCauses]int64
+}
+
+// Link is one direction of a point-to-point link: a queue, a transmitter
+// and a propagation pipe. Only the transmitter and the pipe's head are
+// scheduled, so the event heap holds two entries per busy link whatever the
+// number of packets in flight (as htsim's Pipe).
+type Link struct {
+	LinkConfig
+	Name      string
+	From, To  *Node
+	Reverse   *Link // the other direction
+	Queue     Queue
+	DelayProc DelayProcess
+	Errors    ErrorModel
+	Tracer    LinkTracer
+	Stats     LinkStats
+
+	net    *Net
+	busy   bool
+	txPkt  *Packet
+	txDone sim.Timer
+	pipe   pipe
+	arrive sim.Timer
+}
+
+// Enqueue offers p to the link's queue and starts transmitting if idle.
+func (l *Link) Enqueue(p *Packet) {
+	now := l.net.Sched.Now()
+	if l.Tracer != nil {
+		l.Tracer.Trace('+', l, p, now)
+	}
+	if c := l.Queue.Enqueue(p, now); c != NotDropped {
+		l.drop(p, c)
+		return
+	}
+	if !l.busy {
+		l.startTx(now)
+	}
+}
+
+func (l *Link) drop(p *Packet, c DropCause) {
+	if l.Tracer != nil {
+		l.Tracer.Trace('d', l, p, l.net.Sched.Now())
+	}
+	l.net.Drop(p, c, l)
+}
+
+func (l *Link) startTx(now sim.Time) {
+	p := l.Queue.Dequeue(now)
+	if p == nil {
+		l.busy = false
+		return
+	}
+	l.busy = true
+	l.txPkt = p
+	l.Stats.TxPackets++
+	l.Stats.TxBytes += int64(p.Size)
+	if l.Tracer != nil {
+		l.Tracer.Trace('-', l, p, now)
+	}
+	l.txDone.Arm(now + sim.TxTime(int(p.Size), l.Bandwidth))
+}
+
+func (l *Link) onTxDone() {
+	now := l.net.Sched.Now()
+	p := l.txPkt
+	l.txPkt = nil
+	d := l.Delay
+	if l.DelayProc != nil {
+		d = l.DelayProc.Delay(now)
+	}
+	if l.pipe.push(p, now+d) {
+		l.arrive.Arm(now + d) // new head
+	}
+	l.startTx(now)
+}
+
+func (l *Link) onArrive() {
+	now := l.net.Sched.Now()
+	for l.pipe.n > 0 && l.pipe.headAt() <= now {
+		p := l.pipe.pop()
+		if l.Errors != nil {
+			if c := l.Errors.Drop(p, now); c != NotDropped {
+				l.drop(p, c)
+				continue
+			}
+		}
+		l.Stats.RxPackets++
+		l.Stats.RxBytes += int64(p.Size)
+		if l.Tracer != nil {
+			l.Tracer.Trace('r', l, p, now)
+		}
+		l.To.receive(p, l)
+	}
+	if l.pipe.n > 0 {
+		l.arrive.Arm(l.pipe.headAt())
+	}
+}
+
+// Busy reports whether the transmitter is sending.
+func (l *Link) Busy() bool { return l.busy }
+
+// InFlight is the number of packets propagating on the link.
+func (l *Link) InFlight() int { return l.pipe.n }
+
+// pipe holds packets in propagation, sorted by arrival time (stable for
+// equal times). With a constant delay every push lands at the tail; a
+// falling delay inserts a packet before slower ones, which then arrive out
+// of order, as after a route change.
+type pipe struct {
+	buf  []pipeEntry // ring
+	head int
+	n    int
+}
+
+type pipeEntry struct {
+	at sim.Time
+	p  *Packet
+}
+
+func (q *pipe) headAt() sim.Time { return q.buf[q.head].at }
+
+// push inserts p to arrive at time at and reports whether it became the head.
+func (q *pipe) push(p *Packet, at sim.Time) bool {
+	if q.n == len(q.buf) {
+		q.grow()
+	}
+	size := len(q.buf)
+	i := q.n
+	// Walk back past entries that arrive strictly later (overtaking).
+	for i > 0 {
+		prev := q.buf[(q.head+i-1)%size]
+		if prev.at <= at {
+			break
+		}
+		q.buf[(q.head+i)%size] = prev
+		i--
+	}
+	q.buf[(q.head+i)%size] = pipeEntry{at, p}
+	q.n++
+	return i == 0
+}
+
+func (q *pipe) pop() *Packet {
+	e := q.buf[q.head]
+	q.buf[q.head] = pipeEntry{}
+	q.head = (q.head + 1) % len(q.buf)
+	q.n--
+	return e.p
+}
+
+func (q *pipe) grow() {
+	nb := make([]pipeEntry, max(16, 2*len(q.buf)))
+	for i := 0; i < q.n; i++ {
+		nb[i] = q.buf[(q.head+i)%len(q.buf)]
+	}
+	q.buf, q.head = nb, 0
+}

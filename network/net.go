@@ -1,0 +1,130 @@
+package network
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"tcplab/sim"
+)
+
+// Endpoint receives packets addressed to a port. A delivered packet belongs
+// to the endpoint, which must hand it back with Net.Free when done.
+type Endpoint interface {
+	Receive(p *Packet)
+}
+
+// DropFunc observes a drop: the packet (still intact), its cause and the
+// link it was lost on (nil if lost at a node).
+type DropFunc func(p *Packet, cause DropCause, on *Link)
+
+// Net is one simulated network: its scheduler, nodes, links and endpoints.
+type Net struct {
+	Sched *sim.Scheduler
+	Seed  uint64
+	Nodes []*Node
+	Links []*Link
+
+	endpoints []Endpoint
+	pool      pool
+	nextID    uint64
+	dropFns   []DropFunc
+	// Drops counts drops by cause over the whole network.
+	Drops [numDropCauses]int64
+}
+
+// New makes an empty network whose random streams derive from seed.
+func New(seed uint64) *Net {
+	return &Net{Sched: sim.NewScheduler(), Seed: seed}
+}
+
+// Now is the current simulated time.
+func (n *Net) Now() sim.Time { return n.Sched.Now() }
+
+// Stream is the random stream of the named component.
+func (n *Net) Stream(name string) *rand.Rand { return sim.Stream(n.Seed, name) }
+
+// Alloc takes a zeroed packet from the pool and gives it a fresh ID.
+func (n *Net) Alloc() *Packet {
+	p := n.pool.get()
+	n.nextID++
+	p.ID = n.nextID
+	p.SentAt = n.Sched.Now()
+	return p
+}
+
+// Free returns a packet to the pool.
+func (n *Net) Free(p *Packet) { n.pool.put(p) }
+
+// PacketsAllocated is how many packets the pool ever took from the heap:
+// in steady state it stops growing.
+func (n *Net) PacketsAllocated() int { return n.pool.count }
+
+// OnDrop registers an observer of every drop.
+func (n *Net) OnDrop(f DropFunc) { n.dropFns = append(n.dropFns, f) }
+
+// Drop records the loss of p with its cause and frees it.
+func (n *Net) Drop(p *Packet, cause DropCause, on *Link) {
+	p.Cause = cause
+	n.Drops[cause]++
+	if on != nil {
+		on.Stats.Drops[cause]++
+	}
+	for _, f := range n.dropFns {
+		f(p, cause, on)
+	}
+	n.Free(p)
+}
+
+// AddNode adds a node with a unique name.
+func (n *Net) AddNode(name string) *Node {
+	nd := &Node{ID: NodeID(len(n.Nodes)), Name: name, net: n}
+	n.Nodes = append(n.Nodes, nd)
+	return nd
+}
+
+// Node returns the node with the given name, or nil.
+func (n *Net) Node(name string) *Node {
+	for _, nd := range n.Nodes {
+		if nd.Name == name {
+			return nd
+		}
+	}
+	return nil
+}
+
+// Bind registers an endpoint and returns its port number.
+func (n *Net) Bind(e Endpoint) int32 {
+	n.endpoints = append(n.endpoints, e)
+	return int32(len(n.endpoints) - 1)
+}
+
+// Rebind replaces the endpoint behind a port (used when the receiver is
+// created after its port was reserved).
+func (n *Net) Rebind(port int32, e Endpoint) { n.endpoints[port] = e }
+
+// Run runs the simulation until time end.
+func (n *Net) Run(end sim.Time) {
+	n.Sched.Stop(end)
+	n.Sched.Run()
+}
+
+// Connect adds a full-duplex link between a and b; both directions get the
+// same configuration and their own queue (from newQueue).
+func (n *Net) Connect(name string, a, b *Node, cfg LinkConfig, newQueue func() Queue) (ab, ba *Link) {
+	ab = n.addLink(name+"/"+a.Name+">"+b.Name, a, b, cfg, newQueue())
+	ba = n.addLink(name+"/"+b.Name+">"+a.Name, b, a, cfg, newQueue())
+	ab.Reverse, ba.Reverse = ba, ab
+	return ab, ba
+}
+
+func (n *Net) addLink(name string, from, to *Node, cfg LinkConfig, q Queue) *Link {
+	if cfg.Bandwidth <= 0 {
+		panic(fmt.Sprintf("network: link %s: bandwidth %v", name, cfg.Bandwidth))
+	}
+	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n}
+	l.txDone.Init(n.Sched, l.onTxDone)
+	l.arrive.Init(n.Sched, l.onArrive)
+	from.out = append(from.out, l)
+	n.Links = append(n.Links, l)
+	return l
+}

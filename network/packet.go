@@ -1,0 +1,111 @@
+// Package network models what packets cross: nodes with static routes,
+// full-duplex links with queues, error models and delay processes.
+package network
+
+import "tcplab/sim"
+
+// NodeID indexes Net.Nodes.
+type NodeID int32
+
+// Proto is the transport protocol a packet carries.
+type Proto uint8
+
+// Transport protocols.
+const (
+	TCP Proto = iota
+	UDP
+)
+
+// Flags are TCP header flags (RFC 9293 §3.1, RFC 3168 for ECE/CWR).
+type Flags uint8
+
+// TCP header flags.
+const (
+	FlagFIN Flags = 1 << iota
+	FlagSYN
+	FlagRST
+	FlagPSH
+	FlagACK
+	FlagURG
+	FlagECE
+	FlagCWR
+)
+
+// SackBlock is one SACK block (RFC 2018): bytes [Start, End) held by the
+// receiver above the cumulative ACK.
+type SackBlock struct{ Start, End int64 }
+
+// MaxSack is the most SACK blocks a segment carries: 4 fit in the 40
+// option bytes without timestamps, 3 with them (RFC 2018 §3).
+const MaxSack = 4
+
+// DropCause says why a packet was lost. Only metrics and tracing read it;
+// protocols never see it (it is ground truth, not information).
+type DropCause uint8
+
+// Drop causes.
+const (
+	NotDropped    DropCause = iota
+	QueueOverflow           // tail drop: the queue was full
+	AQMDrop                 // an active queue manager (RED) chose to drop
+	ChannelError            // the error model of a link corrupted it
+	RetxLoss                // injected loss of a retransmission
+	NoRoute                 // no path to the destination
+	numDropCauses
+)
+
+var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_error", "retx_loss", "no_route"}
+
+func (c DropCause) String() string { return dropCauseNames[c] }
+
+// DropCauses lists every real cause, in a fixed order for reports.
+func DropCauses() []DropCause {
+	return []DropCause{QueueOverflow, AQMDrop, ChannelError, RetxLoss, NoRoute}
+}
+
+// Packet is a header-only packet: the fields TCP needs, its size on the
+// wire, and ground truth. Packets are pooled (Net.Alloc/Net.Free) so the
+// per-packet path does not allocate.
+type Packet struct {
+	ID      uint64 // unique within a run, in order of allocation
+	Flow    int32  // flow index
+	Src     NodeID
+	Dst     NodeID
+	Port    int32 // endpoint at Dst (Net.Bind)
+	Proto   Proto
+	Size    int32 // bytes on the wire, headers included
+	Payload int32 // application bytes carried
+
+	// TCP header. Sequence numbers are 64-bit byte offsets (never wrap in a
+	// simulation); traces fold them to 32 bits.
+	Seq   int64
+	Ack   int64
+	Wnd   int64 // advertised receive window in bytes
+	Flags Flags
+
+	HasTS bool // timestamps option (RFC 7323)
+	TSval int64
+	TSecr int64
+
+	NSack uint8
+	Sack  [MaxSack]SackBlock
+
+	// ECN (RFC 3168) and the congestion-warning mark of TCP NewJersey and
+	// T-DLRP, set by routers whose average queue is high.
+	ECT    bool // ECN-capable transport
+	CE     bool // congestion experienced
+	CW     bool // congestion warning set by a router
+	CWEcho bool // the receiver echoes CW on its ACK
+
+	// Ground truth: read by metrics, never by protocols.
+	Retx     bool     // a retransmission
+	FastRetx bool     // a fast retransmission (third dupack)
+	SentAt   sim.Time // when the source sent it
+	Cause    DropCause
+
+	next *Packet // free list
+}
+
+// IsData reports whether the packet carries payload (as opposed to a pure
+// ACK); error models may apply to one kind only.
+func (p *Packet) IsData() bool { return p.Payload > 0 || p.Flags&(FlagSYN|FlagFIN) != 0 }

@@ -1,0 +1,73 @@
+package network
+
+import "tcplab/sim"
+
+// Queue is the buffer in front of a link's transmitter. Enqueue either
+// accepts p (NotDropped; it may set marks on it) or says why it refused;
+// the link then records and frees the packet.
+type Queue interface {
+	Enqueue(p *Packet, now sim.Time) DropCause
+	Dequeue(now sim.Time) *Packet
+	Len() int   // packets queued
+	Bytes() int // bytes queued
+}
+
+// fifo is a growable ring of packets shared by the queue disciplines.
+type fifo struct {
+	buf   []*Packet
+	head  int
+	n     int
+	bytes int
+}
+
+func (f *fifo) push(p *Packet) {
+	if f.n == len(f.buf) {
+		nb := make([]*Packet, max(16, 2*len(f.buf)))
+		for i := 0; i < f.n; i++ {
+			nb[i] = f.buf[(f.head+i)%len(f.buf)]
+		}
+		f.buf, f.head = nb, 0
+	}
+	f.buf[(f.head+f.n)%len(f.buf)] = p
+	f.n++
+	f.bytes += int(p.Size)
+}
+
+func (f *fifo) pop() *Packet {
+	if f.n == 0 {
+		return nil
+	}
+	p := f.buf[f.head]
+	f.buf[f.head] = nil
+	f.head = (f.head + 1) % len(f.buf)
+	f.n--
+	f.bytes -= int(p.Size)
+	return p
+}
+
+// DropTail accepts packets until a limit in packets or bytes is reached
+// (a zero limit is no limit in that unit).
+type DropTail struct {
+	LimitPackets int
+	LimitBytes   int
+	q            fifo
+}
+
+// Enqueue implements Queue.
+func (d *DropTail) Enqueue(p *Packet, _ sim.Time) DropCause {
+	if d.LimitPackets > 0 && d.q.n >= d.LimitPackets ||
+		d.LimitBytes > 0 && d.q.bytes+int(p.Size) > d.LimitBytes {
+		return QueueOverflow
+	}
+	d.q.push(p)
+	return NotDropped
+}
+
+// Dequeue implements Queue.
+func (d *DropTail) Dequeue(sim.Time) *Packet { return d.q.pop() }
+
+// Len implements Queue.
+func (d *DropTail) Len() int { return d.q.n }
+
+// Bytes implements Queue.
+func (d *DropTail) Bytes() int { return d.q.bytes }

@@ -1,0 +1,156 @@
+package tcp
+
+import (
+	"fmt"
+	"sort"
+
+	"tcplab/sim"
+)
+
+// Config is everything that sets a TCP flow's behaviour. A profile (ns2,
+// ns3, linux) fills it; a scenario may override any field by its YAML name.
+type Config struct {
+	Profile string `yaml:"profile"` // the profile this config started from
+	Variant string `yaml:"variant"` // congestion control: oldtahoe, tahoe, reno, newreno, ...
+	// SACK turns on RFC 2018 SACK blocks at the receiver and RFC 6675
+	// loss recovery at the sender.
+	SACK bool `yaml:"sack"`
+	// Params are the variant's own parameters by name (e.g. Vegas alpha).
+	Params map[string]float64 `yaml:"params"`
+
+	MSS         int  `yaml:"mss"`          // payload bytes per full segment
+	HeaderBytes int  `yaml:"header_bytes"` // TCP/IP (and link) header bytes per packet
+	OptionBytes bool `yaml:"option_bytes"` // count timestamp and SACK option bytes in packet sizes (ns-3), or not (ns-2)
+	// Window caps the send window in segments, like ns-2's window_ and the
+	// receiver's buffer in ns-3 (0: no cap).
+	Window          int     `yaml:"window"`
+	InitialWindow   float64 `yaml:"initial_window"`   // segments (RFC 6928 uses 10)
+	InitialSsthresh float64 `yaml:"initial_ssthresh"` // segments; 0 means the window cap, or no limit without one
+	// SsthreshBasis is what a loss halves: "flight" (RFC 5681 eq. 4, ns-3:
+	// bytes in flight) or "cwnd" (ns-2: min(cwnd, window)).
+	SsthreshBasis string `yaml:"ssthresh_basis"`
+	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
+	// than by one segment per ACK (ns-2, ns-3 NewReno).
+	ByteCounting    bool `yaml:"byte_counting"`
+	DupThresh       int  `yaml:"dupthresh"`        // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
+	LimitedTransmit bool `yaml:"limited_transmit"` // RFC 3042
+
+	// Receiver.
+	DelAckCount   int      `yaml:"delack_count"`   // ACK every this many full segments; 1 means no delayed ACKs
+	DelAckTimeout sim.Time `yaml:"delack_timeout"` // RFC 1122: at most 500 ms, usually 200 ms
+
+	Timestamps bool `yaml:"timestamps"` // RFC 7323 timestamps option
+	// TSEcho is the receiver's TSecr rule: "rfc7323" (§4.3: the TSval of the
+	// segment that last advanced the window) or "latest" (the TSval of the
+	// most recent segment even if out of order: T-DLRP §4.1, Fig. 4c).
+	TSEcho string   `yaml:"ts_echo"`
+	TSTick sim.Time `yaml:"ts_tick"` // timestamp clock tick (RFC 7323 §5.4: 1 ms to 1 s)
+
+	// Handshake: "none" (data from the first packet), "syn" (ns-2: a
+	// header-only SYN as packet 0, acknowledged by the sink, no SYN-ACK) or
+	// "3way" (SYN, SYN-ACK, ACK as ns-3 and real stacks).
+	Handshake string `yaml:"handshake"`
+
+	RTO RTOConfig `yaml:"rto"`
+
+	// RTTSampling: "timed" (one timed segment per window, ns-2 and RFC 6298
+	// without timestamps), "every_ack" (every ACK covering never-retransmitted
+	// data, ns-3) or "timestamps" (RFC 7323 RTTM, needs Timestamps).
+	RTTSampling string `yaml:"rtt_sampling"`
+	// RestartTimerOnFastRetransmit restarts the retransmission timer when the
+	// fast retransmission is sent (ns-2's dupack_action does, ns-3.37 does not).
+	RestartTimerOnFastRetransmit bool `yaml:"rtx_restart"`
+	// KeepBackoff keeps an RTO back-off until a fresh RTT sample (ns-2,
+	// RFC 6298 §5.7 via Karn); false drops it on any new ACK (ns-3).
+	KeepBackoff bool `yaml:"keep_backoff"`
+	// Spurious is the spurious-timeout detection: "none", "frto" (RFC 5682)
+	// or "eifel" (RFC 3522 detection, RFC 4015 response; needs Timestamps).
+	Spurious string `yaml:"spurious"`
+	ECN      bool   `yaml:"ecn"` // RFC 3168: mark data ECT and react to ECE
+}
+
+// RTOConfig sets the retransmission timer (RFC 6298).
+type RTOConfig struct {
+	// Policy: "rfc6298" or "adaptive_min" (Psaras & Tsaoussidis's adaptive
+	// minimum RTO).
+	Policy      string   `yaml:"policy"`
+	Min         sim.Time `yaml:"min"`         // RFC 6298 (2.4): 1 s; Linux 200 ms
+	Max         sim.Time `yaml:"max"`         // RFC 6298 (2.5): at least 60 s
+	Initial     sim.Time `yaml:"initial"`     // RFC 6298 (2.1): 1 s
+	Granularity sim.Time `yaml:"granularity"` // clock tick G (ns-2 tcpTick_)
+	K           float64  `yaml:"k"`           // RTTVAR multiplier, 4
+	Alpha       float64  `yaml:"alpha"`       // SRTT gain, 1/8
+	Beta        float64  `yaml:"beta"`        // RTTVAR gain, 1/4
+}
+
+// profiles are the named starting points. Each documents the simulator or
+// stack whose defaults it reproduces (shared anchors README, RFCs).
+var profiles = map[string]Config{
+	// ns-2.35 Agent/TCP defaults (tcl/lib/ns-default.tcl as read back from
+	// the binary): window_ 20, windowInit_ 2, tcpTick_ 10 ms, minrto_ 0.2 s,
+	// maxrto_ 60 s, rtxcur_init_ 3 s, a 40-byte SYN, 40-byte headers, one
+	// timed segment per RTT, timer restart at fast retransmit, back-off kept
+	// until a fresh sample, ssthresh from min(cwnd, window_).
+	"ns2": {
+		Profile: "ns2", Variant: "newreno", MSS: 1000, HeaderBytes: 40,
+		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", DupThresh: 3,
+		LimitedTransmit: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
+		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn",
+		RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
+			Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
+		RTTSampling: "timed", RestartTimerOnFastRetransmit: true, KeepBackoff: true,
+		Spurious: "none",
+	},
+	// ns-3.37 TcpSocketBase defaults, less its two defects (anchors README):
+	// IW 10, SACK, timestamps, delayed ACK every 2 segments or 200 ms, MinRto
+	// 1 s, 1 ms clock, every-ACK RTT samples, no timer restart at fast
+	// retransmit, back-off dropped on new ACKs, ssthresh from bytes in
+	// flight, 42-byte headers (TCP 20 + IPv4 20 + PPP 2) plus options.
+	// ns-3's default congestion control is CUBIC; this profile uses NewReno
+	// until CUBIC is selected with variant.
+	"ns3": {
+		Profile: "ns3", Variant: "newreno", SACK: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
+		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", DupThresh: 3,
+		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
+		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
+		RTO: RTOConfig{Policy: "rfc6298", Min: sim.Second, Max: 60 * sim.Second,
+			Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
+		RTTSampling: "every_ack", RestartTimerOnFastRetransmit: false, KeepBackoff: false,
+		Spurious: "none",
+	},
+	// A modern Linux sender: IW 10 (RFC 6928), SACK, timestamps, 200 ms
+	// minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
+	"linux": {
+		Profile: "linux", Variant: "newreno", SACK: true, MSS: 1448, HeaderBytes: 40, OptionBytes: true,
+		InitialWindow: 10, SsthreshBasis: "flight", ByteCounting: true, DupThresh: 3,
+		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond,
+		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
+		RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
+			Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
+		RTTSampling: "timestamps", RestartTimerOnFastRetransmit: true, KeepBackoff: false,
+		Spurious: "frto",
+	},
+}
+
+// Profile returns the named profile's configuration.
+func Profile(name string) (Config, error) {
+	c, ok := profiles[name]
+	if !ok {
+		return Config{}, fmt.Errorf("unknown profile %q (have %v)", name, ProfileNames())
+	}
+	c.Params = nil
+	return c, nil
+}
+
+// ProfileNames lists the profiles in sorted order.
+func ProfileNames() []string {
+	var ns []string
+	for n := range profiles {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// DefaultProfile is the profile a flow uses when the scenario names none.
+const DefaultProfile = "ns2"
