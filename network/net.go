@@ -28,6 +28,7 @@ type Net struct {
 	pool      pool
 	nextID    uint64
 	dropFns   []DropFunc
+	flowDrop  []DropFunc // by flow index; nil entries are skipped
 	// Drops counts drops by cause over the whole network.
 	Drops [numDropCauses]int64
 }
@@ -62,6 +63,16 @@ func (n *Net) PacketsAllocated() int { return n.pool.count }
 // OnDrop registers an observer of every drop.
 func (n *Net) OnDrop(f DropFunc) { n.dropFns = append(n.dropFns, f) }
 
+// OnFlowDrop registers an observer of the drops of one flow's packets.
+// Per-flow dispatch keeps the cost of a drop independent of the number of
+// flows.
+func (n *Net) OnFlowDrop(flow int32, f DropFunc) {
+	for int(flow) >= len(n.flowDrop) {
+		n.flowDrop = append(n.flowDrop, nil)
+	}
+	n.flowDrop[flow] = f
+}
+
 // Drop records the loss of p with its cause and frees it.
 func (n *Net) Drop(p *Packet, cause DropCause, on *Link) {
 	p.Cause = cause
@@ -71,6 +82,9 @@ func (n *Net) Drop(p *Packet, cause DropCause, on *Link) {
 	}
 	for _, f := range n.dropFns {
 		f(p, cause, on)
+	}
+	if i := int(p.Flow); i >= 0 && i < len(n.flowDrop) && n.flowDrop[i] != nil {
+		n.flowDrop[i](p, cause, on)
 	}
 	n.Free(p)
 }
