@@ -31,7 +31,11 @@ type Config struct {
 	SsthreshBasis string `yaml:"ssthresh_basis"`
 	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
 	// than by one segment per ACK (ns-2, ns-3 NewReno).
-	ByteCounting    bool `yaml:"byte_counting"`
+	ByteCounting bool `yaml:"byte_counting"`
+	// SACKInflation keeps RFC 5681's window inflation during SACK recovery
+	// on top of the RFC 6675 pipe (ns-3.37's classic recovery with SACK);
+	// false is pure RFC 6675 (cwnd = ssthresh, send while cwnd - pipe >= SMSS).
+	SACKInflation   bool `yaml:"sack_inflation"`
 	DupThresh       int  `yaml:"dupthresh"`        // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
 	LimitedTransmit bool `yaml:"limited_transmit"` // RFC 3042
 
@@ -71,8 +75,10 @@ type Config struct {
 
 // RTOConfig sets the retransmission timer (RFC 6298).
 type RTOConfig struct {
-	// Policy: "rfc6298" or "adaptive_min" (Psaras & Tsaoussidis's adaptive
-	// minimum RTO).
+	// Policy: "rfc6298" (floating point, RTO = SRTT + max(G, K·RTTVAR)),
+	// "ns2" (ns-2.35's fixed-point tick arithmetic: samples in whole ticks,
+	// RTO = SRTT + 4·RTTVAR, min RTO applied before back-off). The
+	// adaptive minimum RTO of Psaras & Tsaoussidis will be a third policy.
 	Policy      string   `yaml:"policy"`
 	Min         sim.Time `yaml:"min"`         // RFC 6298 (2.4): 1 s; Linux 200 ms
 	Max         sim.Time `yaml:"max"`         // RFC 6298 (2.5): at least 60 s
@@ -96,7 +102,7 @@ var profiles = map[string]Config{
 		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
 		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn",
-		RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
+		RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
 			Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 		RTTSampling: "timed", RestartTimerOnFastRetransmit: true, KeepBackoff: true,
 		Spurious: "none",
@@ -109,7 +115,7 @@ var profiles = map[string]Config{
 	// ns-3's default congestion control is CUBIC; this profile uses NewReno
 	// until CUBIC is selected with variant.
 	"ns3": {
-		Profile: "ns3", Variant: "newreno", SACK: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
+		Profile: "ns3", Variant: "newreno", SACK: true, SACKInflation: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
 		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",

@@ -1,6 +1,9 @@
 package tcp
 
 import (
+	"fmt"
+	"math"
+
 	"tcplab/metrics"
 	"tcplab/network"
 	"tcplab/sim"
@@ -14,25 +17,126 @@ type Flow struct {
 	Src, Dst *network.Node
 	Snd      *Sender
 	Rcv      *Receiver
-	start    sim.Time
-	stop     sim.Time
+
+	net       *network.Net
+	sndPort   int32
+	rcvPort   int32
+	start     sim.Time
+	stop      sim.Time
+	started   bool
+	done      sim.Time // completion of a fixed-size transfer (0: not done)
+	dropCause [8]int64
+	startTm   sim.Timer
+	stopTm    sim.Timer
 }
 
 // NewFlow builds a connection from src to dst and binds its two endpoints.
 // It does not send until Start.
 func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *network.Node) (*Flow, error) {
-	panic("not yet")
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("flow %s: %w", name, err)
+	}
+	f := &Flow{ID: id, Name: name, Cfg: cfg, Src: src, Dst: dst, net: net, stop: sim.Never}
+	cc, rec, err := newVariant(&f.Cfg)
+	if err != nil {
+		return nil, fmt.Errorf("flow %s: %w", name, err)
+	}
+	f.Snd = newSender(f, cc, rec)
+	f.Rcv = newReceiver(f)
+	f.sndPort = net.Bind(f.Snd)
+	f.rcvPort = net.Bind(f.Rcv)
+	f.startTm.Init(net.Sched, f.onStart)
+	f.stopTm.Init(net.Sched, f.onStop)
+	net.OnFlowDrop(id, f.noteDrop)
+	return f, nil
 }
 
 // SetLimit makes the flow a fixed-size transfer of n application bytes
 // (0: bulk, an unlimited backlog as ns-2's FTP).
-func (f *Flow) SetLimit(n int64) { panic("not yet") }
+func (f *Flow) SetLimit(n int64) {
+	if n <= 0 {
+		f.Snd.limit = math.MaxInt64
+		return
+	}
+	f.Snd.limit = f.Snd.dataStart + n
+	f.Snd.limitBytes = n
+}
 
 // Start schedules the connection to open at time at.
-func (f *Flow) Start(at sim.Time) { panic("not yet") }
+func (f *Flow) Start(at sim.Time) {
+	f.start = at
+	f.startTm.Arm(at)
+}
 
 // StopAt makes the sender stop offering new data at time at.
-func (f *Flow) StopAt(at sim.Time) { panic("not yet") }
+func (f *Flow) StopAt(at sim.Time) {
+	f.stop = at
+	f.stopTm.Arm(at)
+}
+
+func (f *Flow) onStart() {
+	f.started = true
+	f.Snd.start()
+	if f.Snd.limitBytes > 0 {
+		f.Snd.limit = f.Snd.dataStart + f.Snd.limitBytes
+	}
+}
+
+func (f *Flow) onStop() { f.Snd.stopped = true }
+
+func (f *Flow) complete(now sim.Time) {
+	if f.done == 0 {
+		f.done = now
+	}
+}
+
+// tsNow is the timestamp clock (RFC 7323 §5.4), in ticks of TSTick.
+func (f *Flow) tsNow() int64 { return int64(f.net.Now()/f.Cfg.TSTick) + 1 }
+
+func (f *Flow) noteDrop(p *network.Packet, cause network.DropCause, _ *network.Link) {
+	f.dropCause[cause]++
+	f.Snd.noteDrop(p, cause)
+}
 
 // Result summarises the flow at time now (the end of the run).
-func (f *Flow) Result(now sim.Time) metrics.Flow { panic("not yet") }
+func (f *Flow) Result(now sim.Time) metrics.Flow {
+	s := f.Snd
+	end := min(now, f.stop)
+	active := (end - f.start).Seconds()
+	r := metrics.Flow{
+		ID: f.Name, Variant: f.Cfg.Variant, Transport: "tcp",
+		Src: f.Src.Name, Dst: f.Dst.Name,
+		StartSeconds: f.start.Seconds(), StopSeconds: end.Seconds(),
+		DeliveredBytes:                  f.Rcv.Delivered,
+		SentPackets:                     s.stats.sentPackets,
+		RetransmittedPackets:            s.stats.retransmits,
+		FastRetransmits:                 s.stats.fastRetx,
+		Timeouts:                        s.stats.timeouts,
+		TimeoutsAfterLostFastRetransmit: s.stats.toAfterLostFR,
+		SpuriousRetransmits:             f.Rcv.SpuriousRetx,
+		SpuriousTimeouts:                s.stats.spuriousTimeouts,
+		Dropped:                         map[string]int64{},
+	}
+	if f.Cfg.SACK && f.Cfg.Variant != "sack" {
+		r.Variant += "+sack"
+	}
+	if active > 0 {
+		r.GoodputBps = float64(f.Rcv.Delivered) * 8 / active
+		r.ThroughputBps = float64(s.stats.sentBytes) * 8 / active
+	}
+	for _, c := range network.DropCauses() {
+		if n := f.dropCause[c]; n > 0 {
+			r.Dropped[c.String()] = n
+		}
+	}
+	if f.done > 0 {
+		r.CompletionSeconds = (f.done - f.start).Seconds()
+	}
+	return r
+}
+
+// Cwnd is the current congestion window in bytes (uninflated).
+func (f *Flow) Cwnd() float64 { return f.Snd.cwnd }
+
+// Ssthresh is the current slow-start threshold in bytes.
+func (f *Flow) Ssthresh() float64 { return f.Snd.ssthresh }

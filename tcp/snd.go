@@ -1,4 +1,466 @@
 package tcp
 
-// Sender is the sending half of a connection.
-type Sender struct{}
+import (
+	"math"
+
+	"tcplab/network"
+	"tcplab/sim"
+)
+
+// Sender is the sending half of a connection. It owns the sequence space,
+// the retransmission timer and the scoreboard; the variant decides window
+// sizes and classifies losses.
+type Sender struct {
+	f   *Flow
+	net *network.Net
+	cfg *Config
+	cc  Variant
+	rec recoveryKind
+	st  State // the variant's view, kept current by sync()
+
+	mss       int64
+	dataStart int64 // sequence number of the first data byte
+	limit     int64 // one past the last byte the application offers
+	una       int64 // SND.UNA
+	nxt       int64 // SND.NXT
+	high      int64 // highest sequence sent + 1 (SND.MAX / HighData)
+	cwnd      float64
+	ssthresh  float64
+	window    float64 // send-window cap in bytes (0: none)
+
+	open     bool // handshake done, data may flow
+	stopped  bool // the application stopped offering data
+	synSent  sim.Time
+	dupacks  int
+	inRecov  bool
+	lastFR   bool  // the last window reduction was a fast retransmit (ns-2 last_cwnd_action_)
+	infl     int64 // window inflation in fast recovery (ns-2 dupwnd_)
+	recover  int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
+	partial  bool  // a partial ACK was seen in this recovery
+	highRxt  int64 // RFC 6675 HighRxt
+	tsNewSeg int64 // TSval of the first new segment after the fast retransmit
+
+	sb      scoreboard
+	rtt     rttEstimator
+	backoff int
+	rto     sim.Timer
+
+	// ns-2 style single timed segment.
+	rttActive bool
+	rttSeq    int64
+	rttSent   sim.Time
+
+	limitBytes int64 // fixed-size transfer length (0: bulk)
+
+	stats senderStats
+}
+
+type senderStats struct {
+	sentPackets, sentBytes  int64
+	retransmits, fastRetx   int64
+	timeouts, toAfterLostFR int64
+	spuriousTimeouts        int64
+	lostFR                  int64
+	classified              [3]int64
+}
+
+func newSender(f *Flow, cc Variant, rec recoveryKind) *Sender {
+	s := &Sender{f: f, net: f.net, cfg: &f.Cfg, cc: cc, rec: rec, mss: int64(f.Cfg.MSS)}
+	s.rto.Init(f.net.Sched, s.onRTO)
+	s.rtt.init(f.Cfg.RTO)
+	s.backoff = 1
+	s.limit = math.MaxInt64
+	mss := float64(s.mss)
+	s.cwnd = f.Cfg.InitialWindow * mss
+	if f.Cfg.Window > 0 {
+		s.window = float64(f.Cfg.Window) * mss
+	}
+	switch {
+	case f.Cfg.InitialSsthresh > 0:
+		s.ssthresh = f.Cfg.InitialSsthresh * mss
+	case s.window > 0:
+		s.ssthresh = s.window // ns-2 sets ssthresh_ = window_ at reset
+	default:
+		s.ssthresh = math.MaxFloat64
+	}
+	return s
+}
+
+// start opens the connection at the current time.
+func (s *Sender) start() {
+	s.st.MSS = float64(s.mss)
+	s.st.ByteCounting = s.cfg.ByteCounting
+	s.st.MinRTT = sim.Never
+	s.sync()
+	s.cc.Init(&s.st)
+	s.apply()
+	if s.cfg.Handshake == "none" {
+		s.dataStart, s.una, s.nxt, s.high = 0, 0, 0, 0
+		s.f.Rcv.expect(0)
+		s.established()
+		return
+	}
+	s.dataStart, s.una, s.nxt, s.high = 1, 0, 0, 0
+	s.sendSYN()
+}
+
+func (s *Sender) sendSYN() {
+	p := s.packet()
+	p.Flags = network.FlagSYN
+	p.Seq = 0
+	p.Size = int32(s.cfg.HeaderBytes)
+	if s.cfg.Timestamps && s.cfg.OptionBytes {
+		p.Size += 12
+	}
+	p.Retx = s.synSent != 0 || s.stats.timeouts > 0
+	s.synSent = s.net.Now()
+	s.nxt, s.high = 1, 1
+	s.armIfIdle()
+	s.f.Src.Send(p)
+}
+
+func (s *Sender) established() {
+	s.open = true
+	s.una, s.nxt, s.high = s.dataStart, s.dataStart, s.dataStart
+	s.sb.base = 0
+	s.trySend()
+}
+
+// packet allocates a packet of this flow toward the receiver.
+func (s *Sender) packet() *network.Packet {
+	f := s.f
+	p := s.net.Alloc()
+	p.Flow = f.ID
+	p.Src, p.Dst = f.Src.ID, f.Dst.ID
+	p.Port = f.rcvPort
+	p.Proto = network.TCP
+	if s.cfg.Timestamps {
+		p.HasTS = true
+		p.TSval = f.tsNow()
+	}
+	p.ECT = s.cfg.ECN
+	return p
+}
+
+// seg returns the segment number of sequence number seq.
+func (s *Sender) seg(seq int64) int64 { return (seq - s.dataStart) / s.mss }
+
+// segEnd is the end of the segment that starts at seq.
+func (s *Sender) segEnd(seq int64) int64 { return min(seq+s.mss, s.limit) }
+
+// sendSeg transmits the segment starting at seq.
+func (s *Sender) sendSeg(seq int64, fast bool) {
+	now := s.net.Now()
+	end := s.segEnd(seq)
+	p := s.packet()
+	p.Flags = network.FlagACK
+	p.Seq = seq
+	p.Payload = int32(end - seq)
+	p.Size = int32(s.cfg.HeaderBytes) + p.Payload
+	if s.cfg.Timestamps && s.cfg.OptionBytes {
+		p.Size += 12
+	}
+	k := s.seg(seq)
+	info := s.sb.at(k)
+	retx := seq < s.high
+	if retx {
+		info.retx++
+		info.fastRetx = fast
+		p.Retx, p.FastRetx = true, fast
+		s.stats.retransmits++
+		if fast {
+			s.stats.fastRetx++
+		}
+		if seq == s.rttSeq || s.rttActive && seq < s.rttSeq {
+			s.rttActive = false // Karn: never time a retransmitted segment
+		}
+	} else {
+		if s.inRecov && s.tsNewSeg == 0 {
+			s.tsNewSeg = p.TSval
+		}
+		if !s.rttActive && s.cfg.RTTSampling == "timed" {
+			s.rttActive, s.rttSeq, s.rttSent = true, seq, now
+		}
+	}
+	info.sentAt = now
+	info.tsval = p.TSval
+	s.stats.sentPackets++
+	s.stats.sentBytes += int64(p.Size)
+	if end > s.high {
+		s.high = end
+	}
+	s.armIfIdle()
+	s.f.Src.Send(p)
+}
+
+// armIfIdle starts the retransmission timer if it is not running
+// (RFC 6298 §5.1).
+func (s *Sender) armIfIdle() {
+	if !s.rto.Armed() {
+		s.restartTimer()
+	}
+}
+
+func (s *Sender) restartTimer() {
+	s.rto.Arm(s.net.Now() + s.rtt.rto(s.backoff))
+}
+
+// sendWindow is how many bytes beyond una may be outstanding.
+func (s *Sender) sendWindow() int64 {
+	w := math.Floor(s.cwnd/float64(s.mss))*float64(s.mss) + float64(s.infl)
+	if s.window > 0 && w > s.window {
+		w = s.window
+	}
+	if w < float64(s.mss) && s.una == s.high {
+		w = float64(s.mss) // never stall with nothing outstanding
+	}
+	return int64(w)
+}
+
+// trySend sends what the window allows.
+func (s *Sender) trySend() {
+	if !s.open {
+		return
+	}
+	if s.rec == recSACK && s.inRecov {
+		s.sackSend()
+		return
+	}
+	lim := s.una + s.sendWindow()
+	for s.nxt < s.limit && s.segEnd(s.nxt) <= lim {
+		if s.stopped && s.nxt >= s.high {
+			return
+		}
+		if s.nxt < s.high && s.rec == recSACK && s.sb.has(s.seg(s.nxt)) && s.sb.at(s.seg(s.nxt)).sacked {
+			s.nxt = s.segEnd(s.nxt) // go-back-N skips what the receiver holds
+			continue
+		}
+		seq := s.nxt
+		s.nxt = s.segEnd(seq)
+		s.sendSeg(seq, false)
+	}
+}
+
+// Receive implements network.Endpoint for ACKs.
+func (s *Sender) Receive(p *network.Packet) {
+	if p.Flags&network.FlagACK == 0 {
+		s.net.Free(p)
+		return
+	}
+	if !s.open {
+		if p.Ack >= 1 && s.cfg.Handshake != "none" {
+			// The SYN is acknowledged: sample its RTT unless it was resent.
+			if s.stats.timeouts == 0 {
+				s.rtt.sample(s.net.Now()-s.synSent, s.synSent)
+			}
+			s.backoff = 1
+			s.rto.Cancel()
+			s.net.Free(p)
+			s.established()
+			return
+		}
+		s.net.Free(p)
+		return
+	}
+	s.onAck(p)
+	s.net.Free(p)
+}
+
+// onAck processes an ACK for an open connection.
+func (s *Sender) onAck(p *network.Packet) {
+	now := s.net.Now()
+	ack := p.Ack
+	if ack > s.high {
+		ack = s.high // cannot acknowledge unsent data
+	}
+	ev := AckEvent{Ack: ack, TSecr: p.TSecr, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
+	if s.rec == recSACK && p.NSack > 0 {
+		s.markSACK(p)
+	}
+	switch {
+	case ack > s.una:
+		s.onNewAck(p, &ev)
+	case ack == s.una && s.una < s.high && p.Payload == 0:
+		s.dupacks++
+		ev.Dupacks = s.dupacks
+		s.sync()
+		s.cc.OnDupAck(&s.st, &ev)
+		s.apply()
+		s.onDupAck(&ev)
+	}
+}
+
+func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
+	now := s.net.Now()
+	ack := ev.Ack
+	acked := ack - s.una
+	ev.Acked = float64(acked)
+	// RTT sample.
+	switch s.cfg.RTTSampling {
+	case "timed":
+		if s.rttActive && ack > s.rttSeq {
+			s.rttActive = false
+			ev.RTT = now - s.rttSent
+			s.rtt.sample(ev.RTT, s.rttSent)
+			s.backoff = 1
+		}
+	case "every_ack":
+		// The newest segment the ACK covers, if never retransmitted (Karn).
+		k := s.seg(ack - 1)
+		if s.sb.has(k) {
+			if info := s.sb.at(k); info.retx == 0 {
+				ev.RTT = now - info.sentAt
+				s.rtt.sample(ev.RTT, info.sentAt)
+			}
+		}
+	case "timestamps":
+		if p.HasTS && p.TSecr > 0 {
+			ev.RTT = now - sim.Time(p.TSecr)*s.cfg.TSTick
+			s.rtt.sample(ev.RTT, now-ev.RTT)
+		}
+	}
+	if !s.cfg.KeepBackoff || ev.RTT > 0 {
+		s.backoff = 1
+	}
+	s.una = ack
+	if s.nxt < ack {
+		s.nxt = ack
+	}
+	s.sb.trim(s.seg(ack))
+	if ack == s.limit || s.una == s.high && s.limit != math.MaxInt64 && ack >= s.limit {
+		s.f.complete(now)
+	}
+	s.dupacks = 0
+	restart := true
+	if s.inRecov {
+		restart = s.recoveryAck(ev)
+	} else {
+		s.sync()
+		s.cc.OnAck(&s.st, ev)
+		s.apply()
+	}
+	// RFC 6298 §5.2-5.3: stop the timer when all is acknowledged, else restart.
+	if s.una >= s.high {
+		s.rto.Cancel()
+	} else if restart {
+		s.restartTimer()
+	}
+	s.trySend()
+}
+
+// onRTO handles the expiry of the retransmission timer.
+func (s *Sender) onRTO() {
+	if !s.open {
+		// The SYN was lost: resend it with back-off.
+		s.stats.timeouts++
+		s.backoff = min(s.backoff*2, 64)
+		s.sendSYN()
+		return
+	}
+	if s.una >= s.high {
+		return
+	}
+	s.stats.timeouts++
+	k := s.seg(s.una)
+	if s.sb.has(k) {
+		if info := s.sb.at(k); info.lostFR {
+			s.stats.toAfterLostFR++
+		}
+	}
+	if s.f.Rcv.rcvNxt >= s.high {
+		s.stats.spuriousTimeouts++
+	}
+	s.sync()
+	r := s.cc.OnTimeout(&s.st)
+	s.apply()
+	s.classify(r.Class)
+	s.backoff = min(s.backoff*2, 64)
+	s.rttActive = false
+	s.inRecov, s.partial = false, false
+	s.infl = 0
+	s.lastFR = false
+	s.dupacks = 0
+	s.recover = s.high
+	if r.KeepWindow {
+		s.restartTimer()
+		s.sendSeg(s.una, false)
+		return
+	}
+	if r.Ssthresh > 0 {
+		s.ssthresh = r.Ssthresh
+	}
+	s.cwnd = float64(s.mss)
+	if r.Cwnd > 0 {
+		s.cwnd = r.Cwnd
+	}
+	// Go back N: resend from the first unacknowledged segment.
+	for k := s.seg(s.una); s.sb.has(k); k++ {
+		s.sb.at(k).rxRecov = false
+	}
+	s.nxt = s.una
+	s.restartTimer()
+	seq := s.nxt
+	s.nxt = s.segEnd(seq)
+	s.sendSeg(seq, false)
+	s.trySend()
+}
+
+// noteDrop records ground truth about a lost packet of this flow.
+func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
+	if p.Payload == 0 || p.Src != s.f.Src.ID || !s.open {
+		return
+	}
+	k := s.seg(p.Seq)
+	if !s.sb.has(k) {
+		return
+	}
+	info := s.sb.at(k)
+	info.lastDrop = cause
+	if p.FastRetx {
+		info.lostFR = true
+		s.stats.lostFR++
+	}
+}
+
+func (s *Sender) classify(c LossClass) { s.stats.classified[c]++ }
+
+// sync copies the engine state into the variant's view.
+func (s *Sender) sync() {
+	st := &s.st
+	st.Now = s.net.Now()
+	st.Cwnd, st.Ssthresh = s.cwnd, s.ssthresh
+	st.Flight = float64(s.flight())
+	st.Window = s.window
+	st.SRTT = s.rtt.SRTT()
+	st.MinRTT = s.rtt.minRTT
+	st.LastRTT = s.rtt.lastRTT
+	st.InRecovery = s.inRecov
+	st.Una, st.Nxt, st.High = s.una, s.nxt, s.high
+	switch s.cfg.SsthreshBasis {
+	case "cwnd":
+		b := s.cwnd
+		if s.window > 0 && s.window < b {
+			b = s.window
+		}
+		st.halfBasis, st.ns2Floor = b, true
+	default:
+		st.halfBasis, st.ns2Floor = st.Flight, false
+	}
+}
+
+// apply takes back what the variant set.
+func (s *Sender) apply() {
+	s.cwnd, s.ssthresh = s.st.Cwnd, s.st.Ssthresh
+	if s.cwnd < float64(s.mss) {
+		s.cwnd = float64(s.mss) // cwnd never below one segment
+	}
+}
+
+// flight is the bytes outstanding: the RFC 6675 pipe with SACK, else
+// SND.NXT - SND.UNA.
+func (s *Sender) flight() int64 {
+	if s.rec == recSACK {
+		return s.pipe()
+	}
+	return s.high - s.una
+}

@@ -1,0 +1,177 @@
+package tcp
+
+// Loss recovery without SACK: OldTahoe (timeouts only), Tahoe (fast
+// retransmit, then slow start), Reno (RFC 5681 §3.2) and NewReno
+// (RFC 6582). The SACK recovery of RFC 6675 is in sack_recovery.go.
+
+// onDupAck handles a duplicate ACK (RFC 5681 §2 definition).
+func (s *Sender) onDupAck(ev *AckEvent) {
+	mss := s.mss
+	if s.inRecov {
+		if s.rec != recSACK || s.cfg.SACKInflation {
+			s.infl += mss // RFC 5681 §3.2 step 4: inflate per dupack
+		}
+		s.sync()
+		r := s.cc.OnDupAckInRecovery(&s.st, ev)
+		s.apply()
+		if r.Retransmit {
+			s.retransmitLost(r)
+		}
+		s.trySend()
+		return
+	}
+	threshold := s.dupacks >= s.cfg.DupThresh
+	if s.rec == recSACK && !threshold && s.lostAt(s.seg(s.una)) {
+		threshold = true // RFC 6675 §5: IsLost(HighACK+1) also enters recovery
+	}
+	if !threshold || s.dupacks > s.cfg.DupThresh && s.rec != recSACK {
+		if s.dupacks < s.cfg.DupThresh && s.cfg.LimitedTransmit && s.rec != recOldTahoe {
+			s.limitedTransmit()
+		}
+		return
+	}
+	if s.rec == recOldTahoe {
+		return
+	}
+	// RFC 6582 §3.2 step 2 / ns-2 bug_fix_: no second fast retransmit for
+	// losses in a window already being recovered (after a timeout too).
+	allowed := s.una >= s.recover
+	if s.rec == recReno && s.lastFR {
+		allowed = true // ns-2 Reno repeats fast retransmit within a window
+	}
+	if !allowed {
+		return
+	}
+	s.enterRecovery(ev)
+}
+
+// limitedTransmit sends one new segment on each of the first two
+// duplicate ACKs (RFC 3042), within cwnd + 2 segments and the window cap.
+func (s *Sender) limitedTransmit() {
+	if s.nxt != s.high || s.nxt >= s.limit || s.stopped {
+		return
+	}
+	end := s.segEnd(s.nxt)
+	allowed := int64(s.cwnd) + int64(s.dupacks)*s.mss
+	if s.window > 0 && int64(s.window) < allowed {
+		allowed = int64(s.window)
+	}
+	if end-s.una > allowed {
+		return
+	}
+	seq := s.nxt
+	s.nxt = end
+	s.sendSeg(seq, false)
+}
+
+// enterRecovery performs the fast retransmit and sets the windows.
+func (s *Sender) enterRecovery(ev *AckEvent) {
+	s.sync()
+	r := s.cc.OnLoss(&s.st, &LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW})
+	s.apply()
+	s.classify(r.Class)
+	basis := s.st.halfBasis
+	if r.Ssthresh > 0 {
+		s.ssthresh = r.Ssthresh
+	}
+	switch {
+	case r.Cwnd > 0:
+		s.cwnd = r.Cwnd
+	case s.cfg.SsthreshBasis == "cwnd":
+		s.cwnd = max(basis/2, float64(s.mss)) // ns-2 CLOSE_CWND_HALF keeps the fraction
+	default:
+		s.cwnd = s.ssthresh
+	}
+	s.recover = s.high
+	s.lastFR = true
+	if s.cfg.RTTSampling == "timed" {
+		s.rttActive = false // ns-2 reset_rtx_timer stops RTT timing
+	}
+	if s.rec == recTahoe {
+		// Tahoe: retransmit and go back N in slow start (no fast recovery).
+		s.cwnd = float64(s.mss)
+		s.nxt = s.una
+		s.restartTimer()
+		seq := s.nxt
+		s.nxt = s.segEnd(seq)
+		s.sendSeg(seq, true)
+		s.trySend()
+		return
+	}
+	s.inRecov, s.partial = true, false
+	s.tsNewSeg = 0
+	s.infl = 0
+	if s.rec != recSACK || s.cfg.SACKInflation {
+		s.infl = int64(s.cfg.DupThresh) * s.mss // RFC 5681 §3.2 step 3
+	}
+	if s.cfg.RestartTimerOnFastRetransmit {
+		s.restartTimer()
+	}
+	if s.rec == recSACK {
+		s.highRxt = s.una
+		s.sb.at(s.seg(s.una)).rxRecov = true
+	}
+	s.sendSeg(s.una, true)
+	s.trySend()
+}
+
+// retransmitLost resends the first unacknowledged segment after a variant
+// judged its retransmission lost (DAC, DDLRP, T-DLRP).
+func (s *Sender) retransmitLost(r Response) {
+	if r.Ssthresh > 0 {
+		s.ssthresh = r.Ssthresh
+	}
+	if r.Cwnd > 0 {
+		s.cwnd = r.Cwnd
+	}
+	s.tsNewSeg = 0
+	s.sendSeg(s.una, true)
+}
+
+// recoveryAck handles an ACK of new data during fast recovery and reports
+// whether the retransmission timer should be restarted.
+func (s *Sender) recoveryAck(ev *AckEvent) bool {
+	switch s.rec {
+	case recSACK:
+		if ev.Ack >= s.recover {
+			s.exitRecovery()
+		}
+		return true
+	case recReno:
+		s.exitRecovery() // Reno leaves on the first new ACK
+		return true
+	}
+	if ev.Ack >= s.recover {
+		s.exitRecovery()
+		return true
+	}
+	// RFC 6582 §3.2 step 5: partial ACK. Deflate by the amount acked, add
+	// back one segment, retransmit the next hole.
+	acked := int64(ev.Acked)
+	if s.infl > acked {
+		s.infl -= acked - s.mss
+	} else {
+		s.cwnd -= float64(acked - s.infl)
+		s.infl = s.mss
+	}
+	if s.cwnd < float64(s.mss) {
+		s.cwnd = float64(s.mss)
+	}
+	first := !s.partial
+	s.partial = true
+	s.sendSeg(s.una, false)
+	// Impatient variant (RFC 6582 §4; ns-2 newreno_changes1_): restart
+	// the timer only on the first partial ACK.
+	return first
+}
+
+func (s *Sender) exitRecovery() {
+	s.inRecov, s.partial = false, false
+	s.infl = 0
+	if s.cfg.SsthreshBasis != "cwnd" {
+		s.cwnd = s.ssthresh // RFC 5681 §3.2 step 6 (ns-2 keeps its halved cwnd_)
+	}
+	s.sync()
+	s.cc.OnRecoveryExit(&s.st)
+	s.apply()
+}

@@ -1,0 +1,67 @@
+package tcp
+
+import "fmt"
+
+// Reno is standard AIMD congestion control (RFC 5681): slow start, then
+// congestion avoidance adding about one segment per RTT; halve on loss.
+// OldTahoe, Tahoe, Reno, NewReno and SACK share it and differ only in the
+// engine's loss recovery. Other variants embed it for their defaults.
+type Reno struct {
+	name string
+}
+
+func init() {
+	for _, n := range []string{"oldtahoe", "tahoe", "reno", "newreno", "sack"} {
+		Register(n, n, func(params map[string]float64) (Variant, error) {
+			if len(params) > 0 {
+				return nil, fmt.Errorf("variant %s takes no params", n)
+			}
+			return &Reno{name: n}, nil
+		})
+	}
+}
+
+// Name implements Variant.
+func (r *Reno) Name() string { return r.name }
+
+// Init implements Variant.
+func (r *Reno) Init(*State) {}
+
+// OnAck grows cwnd: +1 segment per ACK in slow start, +MSS²/cwnd per ACK in
+// congestion avoidance (RFC 5681 eq. 2-3; ns-2 windowOption_ 1).
+func (r *Reno) OnAck(s *State, a *AckEvent) { RenoIncrease(s, a) }
+
+// RenoIncrease is Reno's window growth, for variants to reuse.
+func RenoIncrease(s *State, a *AckEvent) {
+	if s.InSlowStart() {
+		if s.ByteCounting {
+			// RFC 3465 §2.2 with L = 2 SMSS.
+			s.Cwnd += min(a.Acked, 2*s.MSS)
+			return
+		}
+		s.Cwnd += s.MSS
+		return
+	}
+	s.Cwnd += s.MSS * s.MSS / s.Cwnd
+}
+
+// OnDupAck implements Variant.
+func (r *Reno) OnDupAck(*State, *AckEvent) {}
+
+// OnLoss halves the window (RFC 5681 eq. 4).
+func (r *Reno) OnLoss(s *State, _ *LossEvent) Response {
+	return Response{Ssthresh: s.HalfWindow(), Class: Congestion}
+}
+
+// OnDupAckInRecovery implements Variant: Reno never detects a lost
+// retransmission; only the timer does.
+func (r *Reno) OnDupAckInRecovery(*State, *AckEvent) Response { return Response{} }
+
+// OnRecoveryExit implements Variant.
+func (r *Reno) OnRecoveryExit(*State) {}
+
+// OnTimeout halves ssthresh and restarts from one segment (RFC 5681 eq. 4,
+// loss window LW = 1 SMSS).
+func (r *Reno) OnTimeout(s *State) Response {
+	return Response{Ssthresh: s.HalfWindow(), Cwnd: s.MSS, Class: Congestion}
+}
