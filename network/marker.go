@@ -1,0 +1,72 @@
+package network
+
+import "tcplab/sim"
+
+// DefaultMarkerWq is RED's usual averaging weight (Floyd & Jacobson 1993).
+const DefaultMarkerWq = 0.002
+
+// Marker is the congestion-warning (CW) router of TCP NewJersey and T-DLRP:
+// a drop-tail queue that keeps RED's average queue length and sets p.CW on
+// every packet it accepts while that average is at or above Fraction·Limit
+// (0.3 for NewJersey; 0.9 for T-DLRP, which marks "when the average queue
+// length exceeds or equal to 90 percent of the buffer size"). It never
+// drops early: CW only tells the receiver, who echoes it, that a loss at
+// this time is likely to be congestion.
+type Marker struct {
+	Limit    int     // buffer size in packets (tail drop beyond)
+	Fraction float64 // marking threshold as a fraction of Limit
+	// Marked counts packets accepted with CW set.
+	Marked int64
+
+	est avgQueue
+	q   fifo
+}
+
+// NewMarker makes a marker with buffer limit packets that marks at
+// fraction·limit, averaging with weight wq (DefaultMarkerWq if 0; 1 makes
+// the "average" the instantaneous queue seen by each arrival).
+func NewMarker(limit int, fraction, wq float64) *Marker {
+	if wq == 0 {
+		wq = DefaultMarkerWq
+	}
+	if limit <= 0 || wq < 0 || wq > 1 {
+		panic("network: Marker needs a positive limit and 0 < w_q ≤ 1")
+	}
+	return &Marker{Limit: limit, Fraction: fraction, est: avgQueue{wq: wq, idle: true}}
+}
+
+// SetIdleDecay makes the average decay over idle periods as RED's does,
+// taking pktTime as the transmission time of a typical packet.
+func (m *Marker) SetIdleDecay(pktTime sim.Time) { m.est.pktTime = pktTime }
+
+// Avg is the average queue length in packets as of the last arrival.
+func (m *Marker) Avg() float64 { return m.est.avg }
+
+// Enqueue implements Queue.
+func (m *Marker) Enqueue(p *Packet, now sim.Time) DropCause {
+	// The average is sampled at every arrival, as RED's, including those
+	// that find the buffer full.
+	m.est.arrival(float64(m.q.n), now)
+	if m.q.n >= m.Limit {
+		return QueueOverflow
+	}
+	if m.est.avg >= m.Fraction*float64(m.Limit) {
+		p.CW = true
+		m.Marked++
+	}
+	m.q.push(p)
+	return NotDropped
+}
+
+// Dequeue implements Queue.
+func (m *Marker) Dequeue(now sim.Time) *Packet {
+	p := m.q.pop()
+	m.est.dequeued(p, now)
+	return p
+}
+
+// Len implements Queue.
+func (m *Marker) Len() int { return m.q.n }
+
+// Bytes implements Queue.
+func (m *Marker) Bytes() int { return m.q.bytes }

@@ -1,0 +1,158 @@
+// Package traffic holds the applications that offer load to the network:
+// constant-bit-rate UDP here, bulk and web transfers over TCP.
+package traffic
+
+import (
+	"tcplab/metrics"
+	"tcplab/network"
+	"tcplab/sim"
+)
+
+// UDPHeader is the IPv4 + UDP header overhead in bytes (RFC 791, RFC 768):
+// a CBR packet of size s carries s − UDPHeader bytes of payload.
+const UDPHeader = 20 + 8
+
+// CBR sends fixed-size UDP packets at a constant bit rate, like ns-2's
+// Application/Traffic/CBR over Agent/UDP: the background or cross traffic
+// of the papers' scenarios.
+type CBR struct {
+	Sink *UDPSink
+
+	net      *network.Net
+	id       int32
+	src, dst *network.Node
+	rate     float64 // bits per second, headers included
+	size     int32   // bytes on the wire
+	start    sim.Time
+	stop     sim.Time
+	started  bool
+	tick     sim.Timer // next transmission; embedded so sending never allocates
+	k        int64     // packets sent since Start (schedules the next one)
+	sent     int64
+	sentByte int64
+	drops    []int64 // by network.DropCause
+}
+
+// NewCBR makes a CBR source at src sending rateBps bits per second of
+// packets of size bytes (headers included) to a UDP sink it binds at dst.
+// Packets carry flow id; the caller starts it with Start.
+func NewCBR(net *network.Net, id int32, src, dst *network.Node, rateBps float64, size int) *CBR {
+	if rateBps <= 0 || size <= UDPHeader {
+		panic("traffic: CBR needs a positive rate and a size above the UDP/IP header")
+	}
+	c := &CBR{net: net, id: id, src: src, dst: dst, rate: rateBps, size: int32(size), stop: sim.Never}
+	c.Sink = NewUDPSink(net)
+	c.tick.Init(net.Sched, c.send)
+	maxCause := network.NotDropped
+	for _, k := range network.DropCauses() {
+		maxCause = max(maxCause, k)
+	}
+	c.drops = make([]int64, maxCause+1)
+	net.OnDrop(func(p *network.Packet, cause network.DropCause, _ *network.Link) {
+		if p.Flow == id && p.Proto == network.UDP {
+			c.drops[cause]++
+		}
+	})
+	return c
+}
+
+// Start begins sending at time at.
+func (c *CBR) Start(at sim.Time) {
+	c.start, c.started, c.k = at, true, 0
+	if at < c.stop {
+		c.tick.Arm(at)
+	}
+}
+
+// StopAt stops sending at time at: no packet leaves at or after it.
+func (c *CBR) StopAt(at sim.Time) {
+	c.stop = at
+	if c.tick.Armed() && c.tick.Deadline() >= at {
+		c.tick.Cancel()
+	}
+}
+
+// send emits packet number k and arms the next one. Send times are
+// start + k·size·8/rate rounded to the nanosecond, so the rate does not
+// drift by accumulated rounding.
+func (c *CBR) send() {
+	p := c.net.Alloc()
+	p.Flow = c.id
+	p.Proto = network.UDP
+	p.Src, p.Dst = c.src.ID, c.dst.ID
+	p.Port = c.Sink.Port
+	p.Size = c.size
+	p.Payload = c.size - UDPHeader
+	p.Seq = c.sent
+	c.k++
+	c.sent++
+	c.sentByte += int64(c.size)
+	c.src.Send(p)
+	next := c.start + sim.FromSeconds(float64(c.k)*float64(c.size)*8/c.rate)
+	if next < c.stop {
+		c.tick.Arm(next)
+	}
+}
+
+// SentPackets is the number of packets sent so far.
+func (c *CBR) SentPackets() int64 { return c.sent }
+
+// Dropped is the number of the flow's packets lost with the given cause.
+func (c *CBR) Dropped(cause network.DropCause) int64 { return c.drops[cause] }
+
+// Result summarizes the flow at time now, averaging rates over its active
+// time [start, min(stop, now)]. Packets still arriving after the stop are
+// counted as delivered. ID and Variant are left to the caller.
+func (c *CBR) Result(now sim.Time) metrics.Flow {
+	end := min(c.stop, now)
+	f := metrics.Flow{
+		Transport:      "udp",
+		Src:            c.src.Name,
+		Dst:            c.dst.Name,
+		StartSeconds:   c.start.Seconds(),
+		StopSeconds:    end.Seconds(),
+		DeliveredBytes: c.Sink.Bytes,
+		SentPackets:    c.sent,
+		Dropped:        make(map[string]int64),
+	}
+	if active := (end - c.start).Seconds(); c.started && active > 0 {
+		f.GoodputBps = float64(c.Sink.Bytes) * 8 / active
+		f.ThroughputBps = float64(c.sentByte) * 8 / active
+	}
+	for _, k := range network.DropCauses() {
+		f.Dropped[k.String()] = c.drops[k]
+	}
+	return f
+}
+
+// UDPSink is a UDP endpoint that counts what it receives and frees it.
+type UDPSink struct {
+	Port      int32
+	Packets   int64
+	Bytes     int64 // payload bytes
+	WireBytes int64 // bytes on the wire
+	First     sim.Time
+	Last      sim.Time
+
+	net *network.Net
+}
+
+// NewUDPSink binds a sink to a fresh port of net.
+func NewUDPSink(net *network.Net) *UDPSink {
+	s := &UDPSink{net: net, First: sim.Never}
+	s.Port = net.Bind(s)
+	return s
+}
+
+// Receive implements network.Endpoint.
+func (s *UDPSink) Receive(p *network.Packet) {
+	now := s.net.Now()
+	if s.Packets == 0 {
+		s.First = now
+	}
+	s.Last = now
+	s.Packets++
+	s.Bytes += int64(p.Payload)
+	s.WireBytes += int64(p.Size)
+	s.net.Free(p)
+}
