@@ -48,10 +48,9 @@ func NewCBR(net *network.Net, id int32, src, dst *network.Node, rateBps float64,
 		maxCause = max(maxCause, k)
 	}
 	c.drops = make([]int64, maxCause+1)
-	net.OnDrop(func(p *network.Packet, cause network.DropCause, _ *network.Link) {
-		if p.Flow == id && p.Proto == network.UDP {
-			c.drops[cause]++
-		}
+	// Per-flow dispatch: a drop costs the same however many flows exist.
+	net.OnFlowDrop(id, func(_ *network.Packet, cause network.DropCause, _ *network.Link) {
+		c.drops[cause]++
 	})
 	return c
 }
