@@ -1,0 +1,293 @@
+package scenario
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"tcplab/metrics"
+	"tcplab/network"
+	"tcplab/sim"
+	"tcplab/tcp"
+	"tcplab/traffic"
+)
+
+// Run is a built scenario: the network with its flows attached, ready to
+// run once.
+type Run struct {
+	Scenario *Scenario
+	Net      *network.Net
+	flows    []source
+	drops    *dropTrace
+}
+
+// source is what a flow's sender offers the runner; tcp.Flow and
+// traffic.CBR both fit.
+type source interface {
+	Result(now sim.Time) metrics.Flow
+}
+
+// Build makes the network in file order (nodes, links, then flows, so
+// packet and port numbers never depend on anything but the file), with
+// every random stream named after its component. Errors from the packages
+// below (a TCP setting they reject) are reported at the flow's line.
+func (s *Scenario) Build() (*Run, error) {
+	r := &reporter{file: s.File}
+	net := network.New(s.Seed)
+	nodes := make(map[string]*network.Node, len(s.Nodes))
+	for _, n := range s.Nodes {
+		nodes[n.Name] = net.AddNode(n.Name)
+	}
+	for i := range s.Links {
+		buildLink(net, &s.Links[i], nodes)
+	}
+	net.ComputeRoutes()
+
+	run := &Run{Scenario: s, Net: net}
+	for i := range s.Flows {
+		f := &s.Flows[i]
+		src, err := buildFlow(net, int32(i), f, nodes[f.Src], nodes[f.Dst])
+		if err != nil {
+			r.at(f.lineOf("transport"), f.field("transport"), "%v", err)
+			continue
+		}
+		run.flows = append(run.flows, src)
+	}
+	if err := r.err(); err != nil {
+		return nil, err
+	}
+	if s.Trace.Drops != "" {
+		t, err := newDropTrace(s.Trace.Drops, s, net)
+		if err != nil {
+			return nil, err
+		}
+		run.drops = t
+		net.OnDrop(t.record)
+	}
+	return run, nil
+}
+
+// directions lists the link directions a spec applies to.
+func directions(dir string, ab, ba *network.Link) []*network.Link {
+	switch dir {
+	case "forward":
+		return []*network.Link{ab}
+	case "reverse":
+		return []*network.Link{ba}
+	}
+	return []*network.Link{ab, ba}
+}
+
+func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
+	cfg := network.LinkConfig{Bandwidth: float64(l.Bandwidth), Delay: l.Delay, Cost: l.Cost}
+	// Queues need the direction's name for their random stream, known
+	// only once Connect has named the two directions.
+	ab, ba := net.Connect(l.Name, nodes[l.From], nodes[l.To], cfg, func() network.Queue { return nil })
+	for _, d := range []*network.Link{ab, ba} {
+		d.Queue = newQueue(net, &l.Queue, d)
+	}
+	// Each model draws from its own stream, named by link direction and
+	// its place in the list, so adding a model leaves the others' draws
+	// unchanged.
+	for k := range l.Loss {
+		spec := &l.Loss[k]
+		for _, d := range directions(spec.Direction, ab, ba) {
+			name := "errors/" + d.Name
+			if k > 0 {
+				name += "#" + strconv.Itoa(k+1)
+			}
+			m := newErrorModel(net, spec, name)
+			switch d.Errors.(type) {
+			case nil:
+				d.Errors = m
+			case network.Chain:
+				d.Errors = append(d.Errors.(network.Chain), m)
+			default:
+				d.Errors = network.Chain{d.Errors, m}
+			}
+		}
+	}
+	if p := l.DelayProcess; p != nil {
+		for _, d := range directions(p.Direction, ab, ba) {
+			d.DelayProc = newDelayProcess(net, p, l.Delay, "delay/"+d.Name)
+		}
+	}
+}
+
+func newQueue(net *network.Net, q *QueueSpec, d *network.Link) network.Queue {
+	switch q.Type {
+	case "red":
+		return network.NewRED(network.REDConfig{
+			MinTh: q.MinTh, MaxTh: q.MaxTh, MaxP: float64(q.MaxP), Wq: q.Wq,
+			Gentle: *q.Gentle, ByteMode: q.ByteMode, MeanPktSize: int(q.MeanPacketSize),
+			Limit: q.Limit, LimitBytes: int(q.LimitBytes), ECN: q.ECN,
+			Bandwidth: d.Bandwidth,
+		}, net.Stream("queue/"+d.Name))
+	case "marker":
+		m := network.NewMarker(q.Limit, float64(q.Fraction), q.Wq)
+		// Decay the average over idle time as RED does, with a
+		// 1000-byte packet as the typical one (ns-2's mean_pktsize_).
+		m.SetIdleDecay(sim.TxTime(1000, d.Bandwidth))
+		return m
+	}
+	return &network.DropTail{LimitPackets: q.Limit, LimitBytes: int(q.LimitBytes)}
+}
+
+func newErrorModel(net *network.Net, s *LossSpec, stream string) network.ErrorModel {
+	var m network.ErrorModel
+	switch s.Model {
+	case "bernoulli":
+		m = network.NewBernoulli(float64(s.Rate), net.Stream(stream))
+	case "bit_error":
+		m = network.NewBitError(float64(s.BER), net.Stream(stream))
+	case "onoff":
+		o := network.NewOnOff(s.MeanUp, s.MeanDown, net.Stream(stream))
+		o.LossUp, o.LossDown = float64(s.LossUp), float64(s.LossDown)
+		m = o
+	case "droplist":
+		m = network.NewDropList(append([]int64(nil), s.Positions...)...)
+	case "targeted":
+		m = network.NewTargeted(float64(s.Rate), s.FastOnly, net.Stream(stream))
+	default:
+		panic("scenario: unchecked loss model " + s.Model)
+	}
+	switch s.Packets {
+	case "data":
+		return &network.Filter{Kind: network.DataOnly, Inner: m}
+	case "acks":
+		return &network.Filter{Kind: network.AcksOnly, Inner: m}
+	}
+	return m
+}
+
+func newDelayProcess(net *network.Net, p *DelayProcessSpec, base sim.Time, stream string) network.DelayProcess {
+	switch p.Model {
+	case "two_state":
+		t := network.NewTwoState(*p.Delay1, p.Delay2, p.Mean1, p.Mean2, net.Stream(stream))
+		t.MinStay1, t.MinStay2 = p.MinStay1, p.MinStay2
+		return t
+	case "schedule":
+		steps := make([]network.Step, len(p.Steps))
+		for i, st := range p.Steps {
+			steps[i] = network.Step{At: st.At, Delay: st.Delay}
+		}
+		return &network.Schedule{Initial: base, Steps: steps}
+	case "jitter":
+		return &network.Jitter{Base: base, Spread: p.Spread, Rand: net.Stream(stream)}
+	}
+	panic("scenario: unchecked delay process " + p.Model)
+}
+
+func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) (source, error) {
+	start := f.StartTime()
+	if f.Transport.Protocol == "udp" {
+		c := traffic.NewCBR(net, id, src, dst, float64(f.App.Rate), int(f.App.PacketSize))
+		c.Start(start)
+		c.StopAt(f.Stop)
+		return named{c, f.Name, "cbr"}, nil
+	}
+	t, err := tcp.NewFlow(net, id, f.Name, f.Transport.TCP, src, dst)
+	if err != nil {
+		return nil, err
+	}
+	if f.App.Type == "transfer" {
+		t.SetLimit(int64(f.App.Size))
+	}
+	t.Start(start)
+	t.StopAt(f.Stop)
+	return t, nil
+}
+
+// named fills in the identity a traffic source leaves to its caller.
+type named struct {
+	src     source
+	id      string
+	variant string
+}
+
+func (n named) Result(now sim.Time) metrics.Flow {
+	r := n.src.Result(now)
+	r.ID, r.Variant = n.id, n.variant
+	return r
+}
+
+// Run runs the built scenario to its end and summarises it.
+func (r *Run) Run() (*Result, error) {
+	s := r.Scenario
+	t0 := time.Now()
+	r.Net.Run(s.Duration)
+	wall := time.Since(t0)
+	now := r.Net.Now()
+	res := &Result{
+		Scenario:    s.Name,
+		Seed:        s.Seed,
+		Events:      r.Net.Sched.Events(),
+		SimSeconds:  now.Seconds(),
+		WallSeconds: wall.Seconds(),
+		Flows:       make([]metrics.Flow, len(r.flows)),
+		Drops:       map[string]int64{},
+	}
+	for i, f := range r.flows {
+		res.Flows[i] = f.Result(now)
+	}
+	for _, c := range network.DropCauses() {
+		res.Drops[c.String()] = r.Net.Drops[c]
+	}
+	if r.drops != nil {
+		if err := r.drops.close(); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// Run builds and runs the scenario.
+func (s *Scenario) Run() (*Result, error) {
+	run, err := s.Build()
+	if err != nil {
+		return nil, err
+	}
+	return run.Run()
+}
+
+// dropTrace writes one CSV row per dropped packet.
+type dropTrace struct {
+	net   *network.Net
+	f     *os.File
+	w     *bufio.Writer
+	flows []string
+}
+
+func newDropTrace(path string, s *Scenario, net *network.Net) (*dropTrace, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("trace.drops: %w", err)
+	}
+	t := &dropTrace{net: net, f: f, w: bufio.NewWriter(f)}
+	for _, fl := range s.Flows {
+		t.flows = append(t.flows, fl.Name)
+	}
+	t.w.WriteString("time_s,link,flow,cause,size,retx,fast_retx\n")
+	return t, nil
+}
+
+func (t *dropTrace) record(p *network.Packet, cause network.DropCause, on *network.Link) {
+	link, flow := "", ""
+	if on != nil {
+		link = on.Name
+	}
+	if i := int(p.Flow); i >= 0 && i < len(t.flows) {
+		flow = t.flows[i]
+	}
+	fmt.Fprintf(t.w, "%.9f,%s,%s,%s,%d,%t,%t\n", t.net.Now().Seconds(), link, flow, cause, p.Size, p.Retx, p.FastRetx)
+}
+
+func (t *dropTrace) close() error {
+	err := t.w.Flush()
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,87 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Error is one problem found in a scenario, located either at a line of
+// the file or at a --set flag (whose values have no line of their own).
+type Error struct {
+	File  string // the scenario file
+	Line  int    // 1-based; 0 when the problem is not tied to a line
+	Set   string // the --set flag the offending value came from, if any
+	Field string // the field's path, e.g. links[bottleneck].bandwidth
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	switch {
+	case e.Set != "":
+		fmt.Fprintf(&b, "--set %s", e.Set)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "%s:%d", e.File, e.Line)
+	default:
+		b.WriteString(e.File)
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Errors is every problem found in one scenario. Loading keeps going after
+// the first problem so that one run of `tcplab validate` shows them all.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sorted orders file problems by line, then --set problems in flag order;
+// the sort is stable so problems on one line keep their discovery order.
+func (es Errors) sorted() Errors {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if (a.Set != "") != (b.Set != "") {
+			return a.Set == ""
+		}
+		return a.Line < b.Line
+	})
+	return es
+}
+
+// reporter collects errors and turns yaml line numbers into locations.
+// Lines of nodes that came from the k-th --set flag are stored as -(k+1),
+// a marking that survives the copies made by count expansion.
+type reporter struct {
+	file string
+	sets []string
+	errs Errors
+}
+
+func (r *reporter) at(line int, field, format string, args ...any) {
+	e := &Error{File: r.file, Field: field, Msg: fmt.Sprintf(format, args...)}
+	if line < 0 && -line-1 < len(r.sets) {
+		e.Set = r.sets[-line-1]
+	} else if line > 0 {
+		e.Line = line
+	}
+	r.errs = append(r.errs, e)
+}
+
+func (r *reporter) err() error {
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return r.errs.sorted()
+}

@@ -1,0 +1,111 @@
+package scenario
+
+import (
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Count expansion: an entry of nodes, links or flows with "count: N"
+// stands for N copies of itself in its place, with "{i}" in every string
+// (names, node references, any value) replaced by 1..N. It works on the
+// YAML tree, before decoding, so each copy is checked like a hand-written
+// entry and its errors point at the template's lines.
+
+const (
+	maxCount  = 10000  // copies of one entry
+	maxCopies = 100000 // entries of one list after expansion
+	maxNodes  = 5e6    // YAML nodes made by expansion, to bound memory
+)
+
+// expandLists are the top-level lists whose entries may carry a count.
+var expandLists = []string{"nodes", "links", "flows"}
+
+// expand replaces counted entries by their copies and returns, for each
+// copy, its 0-based number.
+func expand(r *reporter, root *yaml.Node) map[*yaml.Node]int {
+	copies := map[*yaml.Node]int{}
+	if root.Kind != yaml.MappingNode {
+		return copies
+	}
+	for _, list := range expandLists {
+		seq := mappingValue(root, list)
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		var out []*yaml.Node
+		total, made := 0, 0
+		for i, e := range seq.Content {
+			n, countAt := entryCount(r, e, list+"["+elementLabel(e, i)+"]")
+			if countAt < 0 {
+				out = append(out, e)
+				total++
+				continue
+			}
+			made += n * treeSize(e)
+			if total+n > maxCopies || made > maxNodes {
+				r.at(e.Content[countAt+1].Line, list+"["+elementLabel(e, i)+"].count", "%s would have more than %d entries or %d values", list, maxCopies, int(maxNodes))
+				return copies
+			}
+			tmpl := &yaml.Node{}
+			*tmpl = *e
+			tmpl.Content = append(append([]*yaml.Node(nil), e.Content[:countAt]...), e.Content[countAt+2:]...)
+			for k := 1; k <= n; k++ {
+				c := substitute(tmpl, strconv.Itoa(k))
+				copies[c] = k - 1
+				out = append(out, c)
+			}
+			total += n
+		}
+		seq.Content = out
+	}
+	return copies
+}
+
+// entryCount reads an entry's count. countAt is the index of the count key
+// in the mapping's Content, or -1 if the entry has no (valid) count; a bad
+// count is reported and the entry is then kept as a single copy without it.
+func entryCount(r *reporter, e *yaml.Node, path string) (n, countAt int) {
+	if e.Kind != yaml.MappingNode {
+		return 0, -1
+	}
+	for i := 0; i+1 < len(e.Content); i += 2 {
+		if e.Content[i].Value != "count" {
+			continue
+		}
+		v := e.Content[i+1]
+		n, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > maxCount {
+			r.at(v.Line, path+".count", "count must be an integer from 1 to %d, got %q", maxCount, v.Value)
+			e.Content = append(e.Content[:i:i], e.Content[i+2:]...)
+			return 0, -1
+		}
+		return n, i
+	}
+	return 0, -1
+}
+
+// substitute deep-copies n with "{i}" replaced by k in every scalar.
+func substitute(n *yaml.Node, k string) *yaml.Node {
+	c := &yaml.Node{}
+	*c = *n
+	if n.Kind == yaml.ScalarNode {
+		c.Value = strings.ReplaceAll(n.Value, "{i}", k)
+	}
+	if n.Content != nil {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, e := range n.Content {
+			c.Content[i] = substitute(e, k)
+		}
+	}
+	return c
+}
+
+func treeSize(n *yaml.Node) int {
+	size := 1
+	for _, c := range n.Content {
+		size += treeSize(c)
+	}
+	return size
+}

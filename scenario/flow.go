@@ -1,0 +1,208 @@
+package scenario
+
+import (
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"tcplab/sim"
+	"tcplab/tcp"
+	"tcplab/traffic"
+)
+
+// FlowSpec is one TCP connection or UDP stream with its application.
+type FlowSpec struct {
+	Name      string    `yaml:"name"` // default "flow<k>", k from 1 in file order
+	Src       string    `yaml:"src"`
+	Dst       string    `yaml:"dst"`
+	Transport Transport `yaml:"transport"`
+	App       AppSpec   `yaml:"app"`
+	Start     sim.Time  `yaml:"start"`
+	// StartStep staggers a counted group: copy k starts at
+	// Start + (k-1)·StartStep.
+	StartStep sim.Time `yaml:"start_step"`
+	Stop      sim.Time `yaml:"stop"` // default: the end of the run
+	origin
+
+	copy    int  // 0-based copy number within a counted group
+	counted bool // made from an entry with a count
+}
+
+// StartTime is when the flow starts, with its copy's stagger applied.
+func (f *FlowSpec) StartTime() sim.Time {
+	return f.Start + sim.Time(f.copy)*f.StartStep
+}
+
+// Transport is how a flow's packets travel: TCP with a tcp.Config (a
+// profile with some fields overridden), or UDP. In YAML it is "tcp",
+// "udp", or a mapping of tcp.Config fields, e.g.
+// {profile: ns2, variant: reno, window: 32}.
+type Transport struct {
+	Protocol string // "tcp" or "udp"; "" when not written
+	TCP      tcp.Config
+	origin
+}
+
+func (t *Transport) decodeNode(d *decoder, n *yaml.Node, path string) {
+	t.line, t.path = n.Line, path
+	if n.Kind == yaml.ScalarNode {
+		s, ok := d.scalar(n, path)
+		if !ok {
+			return
+		}
+		switch s {
+		case "tcp":
+			t.Protocol = "tcp"
+			t.TCP, _ = tcp.Profile(tcp.DefaultProfile)
+		case "udp":
+			t.Protocol = "udp"
+		default:
+			d.at(n.Line, path, "unknown transport %q (want tcp, udp, or a mapping of TCP settings)", s)
+		}
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.at(n.Line, path, "want tcp, udp, or a mapping of TCP settings, got a %s", kindName(n))
+		return
+	}
+	t.Protocol = "tcp"
+	// Fields not written keep the profile's values, so the profile is
+	// read first wherever it appears in the mapping.
+	name := tcp.DefaultProfile
+	if p := mappingValue(n, "profile"); p != nil && p.Kind == yaml.ScalarNode {
+		name = p.Value
+	}
+	cfg, err := tcp.Profile(name)
+	if err != nil {
+		d.at(mappingValue(n, "profile").Line, joinPath(path, "profile"), "unknown profile %q (have %s)", name, strings.Join(tcp.ProfileNames(), ", "))
+		cfg, _ = tcp.Profile(tcp.DefaultProfile)
+	}
+	t.TCP = cfg
+	d.decodeStruct(n, reflect.ValueOf(&t.TCP).Elem(), path)
+	t.setOrigin(n, path)
+	nestedKeys(n, "", t.keys)
+}
+
+// nestedKeys records the lines of keys below the top level as dotted
+// paths (rto.min), which the tcp package names in its errors.
+func nestedKeys(n *yaml.Node, prefix string, keys map[string]int) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if prefix != "" {
+			keys[prefix+k.Value] = v.Line
+		}
+		if v.Kind == yaml.MappingNode {
+			nestedKeys(v, prefix+k.Value+".", keys)
+		}
+	}
+}
+
+// AppSpec is what the source application sends. In YAML: "bulk", or a
+// mapping with a type and its parameters.
+type AppSpec struct {
+	Type       string    `yaml:"type"`        // bulk (default), transfer, cbr
+	Size       Bytes     `yaml:"size"`        // transfer: application bytes to send
+	Rate       Bandwidth `yaml:"rate"`        // cbr: sending rate on the wire, headers included
+	PacketSize Bytes     `yaml:"packet_size"` // cbr: bytes per packet on the wire, UDP/IP headers included (ns-2's packetSize_)
+	origin
+}
+
+var appParams = map[string][]string{
+	"bulk":     {},
+	"transfer": {"size"},
+	"cbr":      {"rate", "packet_size"},
+}
+
+func (a *AppSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
+	if n.Kind == yaml.ScalarNode {
+		if s, ok := d.scalar(n, path); ok {
+			a.Type = s
+			a.line, a.path = n.Line, path
+		}
+		return
+	}
+	d.decodeStruct(n, reflect.ValueOf(a).Elem(), path)
+}
+
+// check fills defaults and checks the flow's own fields; checks that need
+// the rest of the scenario (nodes, duration) are in validate.go.
+func (f *FlowSpec) checkApp(r *reporter) {
+	a := &f.App
+	if a.path == "" {
+		a.path, a.line = f.field("app"), f.line
+	}
+	if a.Type == "" {
+		a.Type = "bulk"
+	}
+	params, ok := appParams[a.Type]
+	if !ok {
+		r.at(a.lineOf("type"), a.field("type"), "unknown application %q (have bulk, cbr, transfer)", a.Type)
+		return
+	}
+	checkParams(r, &a.origin, "application", a.Type, params, params, []string{"type"})
+	if a.Type == "transfer" && a.has("size") && a.Size == 0 {
+		r.at(a.lineOf("size"), a.field("size"), "transfer size must be positive")
+	}
+	if a.Type == "cbr" && a.has("packet_size") && a.PacketSize <= traffic.UDPHeader {
+		r.at(a.lineOf("packet_size"), a.field("packet_size"), "packet size %dB leaves no payload after the %dB UDP/IP header", a.PacketSize, traffic.UDPHeader)
+	}
+	if a.Type == "cbr" && a.PacketSize > 65507 {
+		r.at(a.lineOf("packet_size"), a.field("packet_size"), "packet size %d exceeds a UDP datagram (65507 bytes)", a.PacketSize)
+	}
+
+	t := &f.Transport
+	if t.path == "" {
+		t.path, t.line = f.field("transport"), f.line
+	}
+	switch {
+	case t.Protocol == "" && a.Type == "cbr":
+		t.Protocol = "udp"
+	case t.Protocol == "":
+		t.Protocol = "tcp"
+		t.TCP, _ = tcp.Profile(tcp.DefaultProfile)
+	case t.Protocol == "udp" && a.Type != "cbr":
+		r.at(t.line, t.path, "a %s application needs TCP; UDP carries cbr only", a.Type)
+	case t.Protocol == "tcp" && a.Type == "cbr":
+		r.at(t.line, t.path, "cbr runs over UDP; write \"transport: udp\" or leave transport out")
+	}
+	if t.Protocol == "tcp" {
+		checkTCP(r, t)
+	}
+}
+
+// checkTCP checks a TCP configuration through tcp.Config's Validate when
+// the tcp package has one, pointing each of its field errors ("rto.min:
+// must be positive") at the line that set the field, or at the transport
+// (or profile) when the value came from the profile.
+func checkTCP(r *reporter, t *Transport) {
+	v, ok := any(&t.TCP).(interface{ Validate() error })
+	if !ok {
+		if t.TCP.MSS <= 0 {
+			r.at(t.lineOf("mss"), t.field("mss"), "must be positive, got %d", t.TCP.MSS)
+		}
+		return
+	}
+	err := v.Validate()
+	if err == nil {
+		return
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		field, msg, ok := strings.Cut(e.Error(), ": ")
+		if !ok || strings.ContainsAny(field, " \t") {
+			r.at(t.line, t.path, "%v", e)
+			continue
+		}
+		line := t.line
+		if l, set := t.keys[field]; set {
+			line = l
+		} else if l, set := t.keys["profile"]; set {
+			line = l
+		}
+		r.at(line, t.field(field), "%s", msg)
+	}
+}

@@ -1,0 +1,105 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads, overrides (sets are PATH=VALUE, as --set) and checks a
+// scenario file. A scenario problem is returned as Errors, listing every
+// problem found; anything else (an unreadable file) as a plain error.
+func Load(path string, sets []string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, sets)
+}
+
+// Parse is Load on the contents of a file; file names it in messages.
+func Parse(file string, data []byte, sets []string) (*Scenario, error) {
+	r := &reporter{file: file, sets: sets}
+	var doc yaml.Node
+	if err := unmarshalYAML(data, &doc); err != nil {
+		line, msg := syntaxError(err)
+		r.at(line, "", "%s", msg)
+		return nil, r.err()
+	}
+	var root *yaml.Node
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		root = doc.Content[0]
+	} else {
+		root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1}
+	}
+
+	// Overrides apply to the file as written, so that a template such as
+	// flows.f{i} can be changed; those naming a copy of a counted entry
+	// (flows.f7) apply after expansion.
+	var later []*override
+	for i, s := range sets {
+		o := parseOverride(r, i, s)
+		if o == nil {
+			continue
+		}
+		if err := o.apply(root); err != nil {
+			if errors.As(err, new(errNotFound)) {
+				later = append(later, o)
+				continue
+			}
+			r.at(o.value.Line, "", "%v", err)
+		}
+	}
+	copies := expand(r, root)
+	for _, o := range later {
+		if err := o.apply(root); err != nil {
+			r.at(o.value.Line, "", "%v", err)
+		}
+	}
+
+	s := &Scenario{File: file}
+	if root.Kind != yaml.MappingNode {
+		r.at(root.Line, "", "a scenario is a mapping (duration:, nodes:, links:, flows:), got a %s", kindName(root))
+		return nil, r.err()
+	}
+	d := &decoder{reporter: r}
+	d.decodeStruct(root, reflect.ValueOf(s).Elem(), "")
+	if flows := mappingValue(root, "flows"); flows != nil && flows.Kind == yaml.SequenceNode && len(flows.Content) == len(s.Flows) {
+		for i, n := range flows.Content {
+			s.Flows[i].copy, s.Flows[i].counted = copies[n]
+		}
+	}
+	s.check(r)
+	if err := r.err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// unmarshalYAML parses data into a node tree. The parser is third-party
+// code fed untrusted input; a panic in it becomes an error.
+func unmarshalYAML(data []byte, n *yaml.Node) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("yaml: cannot parse: %v", p)
+		}
+	}()
+	return yaml.Unmarshal(data, n)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError splits "yaml: line 3: did not find expected key".
+func syntaxError(err error) (int, string) {
+	m := yamlLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0, "syntax error: " + err.Error()
+	}
+	line, _ := strconv.Atoi(m[1])
+	return line, "syntax error: " + m[2]
+}

@@ -1,0 +1,17 @@
+package scenario
+
+import "tcplab/metrics"
+
+// Result is what one run of a scenario produced, in the JSON form of
+// `tcplab run --format json`.
+type Result struct {
+	Scenario    string         `json:"scenario"`
+	Seed        uint64         `json:"seed"`
+	Events      uint64         `json:"events"`       // simulation events run
+	SimSeconds  float64        `json:"sim_seconds"`  // simulated time at the end
+	WallSeconds float64        `json:"wall_seconds"` // time the run took (the only non-deterministic field)
+	Flows       []metrics.Flow `json:"flows"`        // in file order
+	// Drops counts every drop in the network by cause
+	// (network.DropCause names).
+	Drops map[string]int64 `json:"drops"`
+}

@@ -1,0 +1,58 @@
+// Package scenario reads YAML scenario files (topology, links with their
+// queues, error models and delay processes, flows with their transport and
+// application), checks them strictly, builds the network and runs it.
+//
+// Every problem is reported with the file, line and field path it comes
+// from, all of them at once, before anything runs.
+package scenario
+
+import (
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
+
+	"tcplab/sim"
+)
+
+// Scenario is a decoded and checked scenario file. Field names follow the
+// YAML keys; see README.md ("Scenarios") for the format.
+type Scenario struct {
+	Name        string     `yaml:"name"`
+	Description string     `yaml:"description"`
+	Duration    sim.Time   `yaml:"duration"`
+	Seed        uint64     `yaml:"seed"`
+	Nodes       []NodeSpec `yaml:"nodes"`
+	Links       []LinkSpec `yaml:"links"`
+	Flows       []FlowSpec `yaml:"flows"`
+	Trace       TraceSpec  `yaml:"trace"`
+	origin
+
+	// File is where the scenario was read from.
+	File string `yaml:"-"`
+}
+
+// NodeSpec is a host or router. In YAML it is a bare name or a mapping
+// with a name (and count, see README).
+type NodeSpec struct {
+	Name string `yaml:"name"`
+	origin
+}
+
+// TraceSpec names output files for traces.
+type TraceSpec struct {
+	// Drops is a CSV file with one row per dropped packet: time, link,
+	// flow, cause, whether it was a retransmission.
+	Drops string `yaml:"drops"`
+	origin
+}
+
+func (n *NodeSpec) decodeNode(d *decoder, y *yaml.Node, path string) {
+	if y.Kind == yaml.ScalarNode {
+		if s, ok := d.scalar(y, path); ok {
+			n.Name = s
+			n.line, n.path = y.Line, path
+		}
+		return
+	}
+	d.decodeStruct(y, reflect.ValueOf(n).Elem(), path)
+}
