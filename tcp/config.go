@@ -31,11 +31,7 @@ type Config struct {
 	SsthreshBasis string `yaml:"ssthresh_basis"`
 	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
 	// than by one segment per ACK (ns-2, ns-3 NewReno).
-	ByteCounting bool `yaml:"byte_counting"`
-	// SACKInflation keeps RFC 5681's window inflation during SACK recovery
-	// on top of the RFC 6675 pipe (ns-3.37's classic recovery with SACK);
-	// false is pure RFC 6675 (cwnd = ssthresh, send while cwnd - pipe >= SMSS).
-	SACKInflation   bool `yaml:"sack_inflation"`
+	ByteCounting    bool `yaml:"byte_counting"`
 	DupThresh       int  `yaml:"dupthresh"`        // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
 	LimitedTransmit bool `yaml:"limited_transmit"` // RFC 3042
 
@@ -115,7 +111,7 @@ var profiles = map[string]Config{
 	// ns-3's default congestion control is CUBIC; this profile uses NewReno
 	// until CUBIC is selected with variant.
 	"ns3": {
-		Profile: "ns3", Variant: "newreno", SACK: true, SACKInflation: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
+		Profile: "ns3", Variant: "newreno", SACK: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
 		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",

@@ -8,7 +8,7 @@ package tcp
 func (s *Sender) onDupAck(ev *AckEvent) {
 	mss := s.mss
 	if s.inRecov {
-		if s.rec != recSACK || s.cfg.SACKInflation {
+		if s.rec != recSACK {
 			s.infl += mss // RFC 5681 §3.2 step 4: inflate per dupack
 		}
 		s.sync()
@@ -101,8 +101,11 @@ func (s *Sender) enterRecovery(ev *AckEvent) {
 	s.inRecov, s.partial = true, false
 	s.tsNewSeg = 0
 	s.infl = 0
-	if s.rec != recSACK || s.cfg.SACKInflation {
-		s.infl = int64(s.cfg.DupThresh) * s.mss // RFC 5681 §3.2 step 3
+	if s.rec != recSACK {
+		// RFC 5681 §3.2 step 3. RFC 6675 needs no inflation: the pipe
+		// estimate already discounts SACKed segments (ns-3's classic
+		// recovery also sends by cwnd = ssthresh against the pipe).
+		s.infl = int64(s.cfg.DupThresh) * s.mss
 	}
 	if s.cfg.RestartTimerOnFastRetransmit {
 		s.restartTimer()

@@ -105,11 +105,14 @@ func (s *Sender) nextSeg() (int64, bool) {
 			return k, true
 		}
 	}
-	// Rule 2: new data, if the window cap and the application allow.
+	// Rule 2: new data, if the window cap and the application allow. While
+	// unsent data waits only for the window, send nothing (as ns-3's
+	// NextSeg): rule 3 would resend segments that are merely in flight.
 	if s.high < s.limit && !s.stopped {
 		if s.window <= 0 || s.segEnd(s.high)-s.una <= int64(s.window) {
 			return -1, true
 		}
+		return 0, false
 	}
 	// Rule 3: the lowest unSACKed segment above HighRxt.
 	for k := first; k <= top && s.sb.has(k); k++ {
