@@ -181,7 +181,7 @@ func newDelayProcess(net *network.Net, p *DelayProcessSpec, base sim.Time, strea
 }
 
 func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) (source, error) {
-	start := f.StartTime()
+	start := f.Start
 	if f.Transport.Protocol == "udp" {
 		c := traffic.NewCBR(net, id, src, dst, float64(f.App.Rate), int(f.App.PacketSize))
 		c.Start(start)

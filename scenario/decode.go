@@ -112,7 +112,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	switch t {
 	case timeType:
 		if s, ok := d.scalar(n, path); ok {
-			if x, err := parseDuration(lastKey(path), s); err != nil {
+			if x, err := parseDuration(s); err != nil {
 				d.at(n.Line, path, "%v", err)
 			} else {
 				v.SetInt(int64(x))
@@ -121,7 +121,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		return
 	case bandwidthType:
 		if s, ok := d.scalar(n, path); ok {
-			if x, err := parseBandwidth(lastKey(path), s); err != nil {
+			if x, err := parseBandwidth(s); err != nil {
 				d.at(n.Line, path, "%v", err)
 			} else {
 				v.SetFloat(float64(x))
@@ -130,7 +130,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		return
 	case bytesType:
 		if s, ok := d.scalar(n, path); ok {
-			if x, err := parseBytes(lastKey(path), s); err != nil {
+			if x, err := parseBytes(s); err != nil {
 				d.at(n.Line, path, "%v", err)
 			} else {
 				v.SetInt(int64(x))

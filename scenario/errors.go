@@ -14,6 +14,8 @@ type Error struct {
 	Set   string // the --set flag the offending value came from, if any
 	Field string // the field's path, e.g. links[bottleneck].bandwidth
 	Msg   string
+
+	setIndex int // which --set flag, for ordering
 }
 
 func (e *Error) Error() string {
@@ -55,6 +57,9 @@ func (es Errors) sorted() Errors {
 		if (a.Set != "") != (b.Set != "") {
 			return a.Set == ""
 		}
+		if a.Set != "" {
+			return a.setIndex < b.setIndex
+		}
 		return a.Line < b.Line
 	})
 	return es
@@ -67,12 +72,25 @@ type reporter struct {
 	file string
 	sets []string
 	errs Errors
+	bad  map[string]bool // fields already reported
 }
 
+// at reports a problem with field. Only the first problem of a field is
+// kept: a value that failed to parse would otherwise also fail the
+// checks made on its zero value.
 func (r *reporter) at(line int, field, format string, args ...any) {
+	if field != "" {
+		if r.bad[field] {
+			return
+		}
+		if r.bad == nil {
+			r.bad = map[string]bool{}
+		}
+		r.bad[field] = true
+	}
 	e := &Error{File: r.file, Field: field, Msg: fmt.Sprintf(format, args...)}
 	if line < 0 && -line-1 < len(r.sets) {
-		e.Set = r.sets[-line-1]
+		e.Set, e.setIndex = r.sets[-line-1], -line-1
 	} else if line > 0 {
 		e.Line = line
 	}

@@ -1,17 +1,21 @@
 package scenario
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"tcplab/sim"
 )
 
 // Count expansion: an entry of nodes, links or flows with "count: N"
 // stands for N copies of itself in its place, with "{i}" in every string
 // (names, node references, any value) replaced by 1..N. It works on the
 // YAML tree, before decoding, so each copy is checked like a hand-written
-// entry and its errors point at the template's lines.
+// entry and its errors point at the template's lines. A counted flow's
+// start_step staggers the copies: copy k starts at start + (k-1)·start_step.
 
 const (
 	maxCount  = 10000  // copies of one entry
@@ -22,12 +26,10 @@ const (
 // expandLists are the top-level lists whose entries may carry a count.
 var expandLists = []string{"nodes", "links", "flows"}
 
-// expand replaces counted entries by their copies and returns, for each
-// copy, its 0-based number.
-func expand(r *reporter, root *yaml.Node) map[*yaml.Node]int {
-	copies := map[*yaml.Node]int{}
+// expand replaces counted entries by their copies.
+func expand(r *reporter, root *yaml.Node) {
 	if root.Kind != yaml.MappingNode {
-		return copies
+		return
 	}
 	for _, list := range expandLists {
 		seq := mappingValue(root, list)
@@ -46,21 +48,72 @@ func expand(r *reporter, root *yaml.Node) map[*yaml.Node]int {
 			made += n * treeSize(e)
 			if total+n > maxCopies || made > maxNodes {
 				r.at(e.Content[countAt+1].Line, list+"["+elementLabel(e, i)+"].count", "%s would have more than %d entries or %d values", list, maxCopies, int(maxNodes))
-				return copies
+				return
 			}
 			tmpl := &yaml.Node{}
 			*tmpl = *e
 			tmpl.Content = append(append([]*yaml.Node(nil), e.Content[:countAt]...), e.Content[countAt+2:]...)
+			stagger := staggering(r, tmpl, list+"["+elementLabel(e, i)+"]")
 			for k := 1; k <= n; k++ {
 				c := substitute(tmpl, strconv.Itoa(k))
-				copies[c] = k - 1
+				if stagger != nil {
+					stagger(c, k-1)
+				}
 				out = append(out, c)
 			}
 			total += n
 		}
 		seq.Content = out
 	}
-	return copies
+}
+
+// staggering handles a counted flow's start_step: it removes the key from
+// the template and returns a function that writes copy k's start,
+// start + k·start_step, into the copy. Writing it into the tree keeps one
+// meaning for start: an override of flows.f3.start sets f3's start.
+func staggering(r *reporter, tmpl *yaml.Node, path string) func(c *yaml.Node, k int) {
+	at := -1
+	for i := 0; i+1 < len(tmpl.Content); i += 2 {
+		if tmpl.Content[i].Value == "start_step" {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	stepNode := tmpl.Content[at+1]
+	tmpl.Content = append(tmpl.Content[:at:at], tmpl.Content[at+2:]...)
+	step, err := durationNode(stepNode)
+	if err != nil {
+		r.at(stepNode.Line, path+".start_step", "%v", err)
+		return nil
+	}
+	var start sim.Time
+	line := stepNode.Line
+	if s := mappingValue(tmpl, "start"); s != nil {
+		if start, err = durationNode(s); err != nil {
+			return nil // reported when the copies are decoded
+		}
+		line = s.Line
+	}
+	return func(c *yaml.Node, k int) {
+		// Float arithmetic cannot overflow; a start beyond the longest
+		// duration then fails to parse, with a message, when decoded.
+		t := min(float64(start)+float64(k)*float64(step), 2*maxDuration)
+		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strconv.FormatInt(int64(t), 10) + "ns", Line: line}
+		if s := mappingValue(c, "start"); s != nil {
+			*s = *v
+			return
+		}
+		c.Content = append(c.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "start", Line: line}, v)
+	}
+}
+
+func durationNode(n *yaml.Node) (sim.Time, error) {
+	if n.Kind != yaml.ScalarNode {
+		return 0, fmt.Errorf("want a single value, got a %s", kindName(n))
+	}
+	return parseDuration(n.Value)
 }
 
 // entryCount reads an entry's count. countAt is the index of the count key

@@ -19,19 +19,12 @@ type FlowSpec struct {
 	Transport Transport `yaml:"transport"`
 	App       AppSpec   `yaml:"app"`
 	Start     sim.Time  `yaml:"start"`
-	// StartStep staggers a counted group: copy k starts at
-	// Start + (k-1)·StartStep.
+	// StartStep staggers the copies of a counted entry; count expansion
+	// turns it into each copy's Start (expand.go), so a decoded flow that
+	// still has one was not counted.
 	StartStep sim.Time `yaml:"start_step"`
 	Stop      sim.Time `yaml:"stop"` // default: the end of the run
 	origin
-
-	copy    int  // 0-based copy number within a counted group
-	counted bool // made from an entry with a count
-}
-
-// StartTime is when the flow starts, with its copy's stagger applied.
-func (f *FlowSpec) StartTime() sim.Time {
-	return f.Start + sim.Time(f.copy)*f.StartStep
 }
 
 // Transport is how a flow's packets travel: TCP with a tcp.Config (a

@@ -170,7 +170,7 @@ func checkParams(r *reporter, o *origin, what, kind string, allowed, required, c
 	}
 	for _, k := range required {
 		if !o.has(k) {
-			r.at(o.line, o.path, "%s %s needs %s", what, kind, k)
+			r.at(o.line, o.field(k), "missing: %s %s needs it", what, kind)
 		}
 	}
 }
@@ -196,10 +196,10 @@ func checkDirection(r *reporter, o *origin, dir *string) {
 
 func (l *LinkSpec) check(r *reporter) {
 	if !l.has("bandwidth") {
-		r.at(l.line, l.path, "missing bandwidth (e.g. \"bandwidth: 10Mbps\")")
+		r.at(l.line, l.field("bandwidth"), "missing (e.g. \"bandwidth: 10Mbps\")")
 	}
 	if !l.has("delay") {
-		r.at(l.line, l.path, "missing delay (e.g. \"delay: 10ms\")")
+		r.at(l.line, l.field("delay"), "missing (e.g. \"delay: 10ms\")")
 	}
 	if l.Cost < 0 {
 		r.at(l.lineOf("cost"), l.field("cost"), "negative cost %d", l.Cost)
@@ -260,7 +260,7 @@ func (q *QueueSpec) check(r *reporter, l *LinkSpec) {
 		}
 	}
 	if q.Type == "marker" && !q.has("fraction") {
-		r.at(q.line, q.path, "queue marker needs fraction (e.g. 0.3 for NewJersey)")
+		r.at(q.line, q.field("fraction"), "missing: a marker needs its threshold (e.g. 0.3 for NewJersey)")
 	}
 	if q.has("wq") && (q.Wq <= 0 || q.Wq > 1) {
 		r.at(q.lineOf("wq"), q.field("wq"), "wq %g outside (0, 1]", q.Wq)
@@ -337,7 +337,7 @@ func (p *DelayProcessSpec) check(r *reporter, l *LinkSpec) {
 			st := &p.Steps[i]
 			for _, k := range []string{"at", "delay"} {
 				if !st.has(k) {
-					r.at(st.line, st.path, "step needs %s", k)
+					r.at(st.line, st.field(k), "missing")
 				}
 			}
 		}

@@ -55,7 +55,7 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 			r.at(o.value.Line, "", "%v", err)
 		}
 	}
-	copies := expand(r, root)
+	expand(r, root)
 	for _, o := range later {
 		if err := o.apply(root); err != nil {
 			r.at(o.value.Line, "", "%v", err)
@@ -69,11 +69,6 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 	}
 	d := &decoder{reporter: r}
 	d.decodeStruct(root, reflect.ValueOf(s).Elem(), "")
-	if flows := mappingValue(root, "flows"); flows != nil && flows.Kind == yaml.SequenceNode && len(flows.Content) == len(s.Flows) {
-		for i, n := range flows.Content {
-			s.Flows[i].copy, s.Flows[i].counted = copies[n]
-		}
-	}
 	s.check(r)
 	if err := r.err(); err != nil {
 		return nil, err

@@ -61,9 +61,12 @@ func splitUnit(s string, us []unit) (num float64, scale float64, ok bool) {
 	return 0, 0, false
 }
 
-// parseBandwidth reads a link or sending rate; what names the field in
-// messages ("bandwidth", "rate").
-func parseBandwidth(what, s string) (Bandwidth, error) {
+// Parsers name the kind of quantity in their messages ("negative
+// bandwidth"); the field's path comes before it. A fraction's message
+// names the field (what), as "rate" reads better than "fraction".
+
+func parseBandwidth(s string) (Bandwidth, error) {
+	const what = "bandwidth"
 	f, scale, ok := splitUnit(strings.TrimSpace(s), bandwidthUnits)
 	if !ok {
 		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"2Mbps\"", what, s, unitNames(bandwidthUnits))
@@ -84,7 +87,8 @@ func parseBandwidth(what, s string) (Bandwidth, error) {
 // sums such as start + count·start_step cannot overflow.
 const maxDuration = 1e6 * float64(sim.Second)
 
-func parseDuration(what, s string) (sim.Time, error) {
+func parseDuration(s string) (sim.Time, error) {
+	const what = "duration"
 	s = strings.TrimSpace(s)
 	if s == "0" {
 		return 0, nil
@@ -103,7 +107,8 @@ func parseDuration(what, s string) (sim.Time, error) {
 	return sim.Time(v), nil
 }
 
-func parseBytes(what, s string) (Bytes, error) {
+func parseBytes(s string) (Bytes, error) {
+	const what = "size"
 	f, scale, ok := splitUnit(strings.TrimSpace(s), byteUnits)
 	if !ok {
 		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"64KiB\"", what, s, unitNames(byteUnits))
@@ -135,18 +140,4 @@ func parseFraction(what, s string) (Fraction, error) {
 		return 0, fmt.Errorf("%s %q outside [0, 1]", what, s)
 	}
 	return Fraction(f), nil
-}
-
-// String forms, for summaries and round trips in tests.
-
-func (b Bandwidth) String() string {
-	for _, u := range bandwidthUnits {
-		if u.suffix == "Kbps" {
-			continue
-		}
-		if float64(b) >= u.scale {
-			return strconv.FormatFloat(float64(b)/u.scale, 'g', -1, 64) + u.suffix
-		}
-	}
-	return strconv.FormatFloat(float64(b), 'g', -1, 64) + "bps"
 }

@@ -98,7 +98,7 @@ func (s *Scenario) check(r *reporter) {
 // nodeRef resolves a reference to a node written under key.
 func (s *Scenario) nodeRef(r *reporter, nodes map[string]int, o *origin, key, name string) (int, bool) {
 	if !o.has(key) {
-		r.at(o.line, o.path, "missing %s", key)
+		r.at(o.line, o.field(key), "missing")
 		return 0, false
 	}
 	i, ok := nodes[name]
@@ -113,20 +113,23 @@ func (s *Scenario) nodeRef(r *reporter, nodes map[string]int, o *origin, key, na
 }
 
 func (f *FlowSpec) checkTimes(r *reporter, duration sim.Time) {
-	if f.has("start_step") && !f.counted {
+	if f.has("start_step") {
 		r.at(f.lineOf("start_step"), f.field("start_step"), "start_step applies only to an entry with a count")
 	}
-	start := f.StartTime()
+	start := f.Start
 	if !f.has("stop") {
 		f.Stop = duration
 	}
-	if duration > 0 && start >= duration {
+	if duration == 0 {
+		return // reported already; comparing with it would only repeat that
+	}
+	if start >= duration {
 		r.at(f.lineOf("start"), f.field("start"), "starts at %v, not before the end of the run (%v)", start, duration)
 	}
 	switch {
 	case f.Stop <= start:
 		r.at(f.lineOf("stop"), f.field("stop"), "stops at %v, not after its start (%v)", f.Stop, start)
-	case duration > 0 && f.Stop > duration:
+	case f.Stop > duration:
 		r.at(f.lineOf("stop"), f.field("stop"), "stops at %v, after the end of the run (%v)", f.Stop, duration)
 	}
 }

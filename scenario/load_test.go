@@ -1,0 +1,239 @@
+package scenario
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"tcplab/sim"
+)
+
+// parseErrors parses src and returns its error lines; it fails the test if
+// parsing succeeded or returned something other than Errors.
+func parseErrors(t *testing.T, src string, sets ...string) []string {
+	t.Helper()
+	s, err := Parse("x.yaml", []byte(src), sets)
+	if err == nil {
+		t.Fatalf("parsed without error")
+	}
+	if s != nil {
+		t.Fatalf("a scenario was returned with errors: %v", err)
+	}
+	var es Errors
+	if !errors.As(err, &es) {
+		t.Fatalf("error is %T, not Errors: %v", err, err)
+	}
+	return strings.Split(err.Error(), "\n")
+}
+
+func checkLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// The lines of each case are numbered from 1 as in the messages.
+func TestBadScenariosNameFileLineAndField(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"negative bandwidth", `duration: 10s
+nodes: [A, B]
+links:
+  - name: bottleneck
+    from: A
+    to: B
+    bandwidth: -2Mbps
+    delay: 10ms
+`, []string{`x.yaml:7: links[bottleneck].bandwidth: negative bandwidth "-2Mbps"`}},
+		{"bandwidth without unit", `duration: 10s
+nodes: [A, B]
+links: [{name: l, from: A, to: B, bandwidth: 2, delay: 10ms}]
+`, []string{`x.yaml:3: links[l].bandwidth: bad bandwidth "2": want a number and a unit (Gbps, Mbps, kbps, Kbps, bps), e.g. "2Mbps"`}},
+		{"bad duration unit", `duration: 10 parsecs
+nodes: [A]
+`, []string{`x.yaml:1: duration: bad duration "10 parsecs": want a number and a unit (min, ms, us, µs, ns, s), e.g. "50ms"`}},
+		{"loss rate above 1", `duration: 10s
+nodes: [A, B]
+links:
+  - {name: l, from: A, to: B, bandwidth: 1Mbps, delay: 1ms,
+     loss: {rate: 1.5}}
+`, []string{`x.yaml:5: links[l].loss.rate: rate "1.5" outside [0, 1]`}},
+		{"loss percentage below 0", `duration: 10s
+nodes: [A, B]
+links:
+  - {name: l, from: A, to: B, bandwidth: 1Mbps, delay: 1ms, loss: {rate: -2%}}
+`, []string{`x.yaml:4: links[l].loss.rate: rate "-2%" outside [0, 1]`}},
+		{"unknown field with a suggestion", `duration: 10s
+nodes: [A, B]
+links:
+  - name: l
+    from: A
+    to: B
+    bandwith: 1Mbps
+    delay: 1ms
+`, []string{
+			`x.yaml:4: links[l].bandwidth: missing (e.g. "bandwidth: 10Mbps")`,
+			`x.yaml:7: links[l].bandwith: unknown field (did you mean "bandwidth"?)`,
+		}},
+		{"unknown top-level field", `duration: 10s
+nodes: [A]
+topology: star
+`, []string{`x.yaml:3: topology: unknown field (known: description, duration, flows, links, name, nodes, seed, trace)`}},
+		{"unknown tcp field", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - name: f
+    src: A
+    dst: B
+    transport:
+      profile: ns2
+      windwo: 3
+`, []string{`x.yaml:10: flows[f].transport.windwo: unknown field (did you mean "window"?)`}},
+		{"undefined node", `duration: 10s
+nodes: [A, B]
+links:
+  - {name: l, from: A, to: Z, bandwidth: 1Mbps, delay: 1ms}
+flows:
+  - {name: f, src: Q, dst: B, transport: udp, app: {type: cbr, rate: 1Mbps, packet_size: 100B}}
+`, []string{
+			`x.yaml:4: links[l].to: undefined node "Z"`,
+			`x.yaml:6: flows[f].src: undefined node "Q"`,
+		}},
+		{"flow between unconnected nodes", `duration: 10s
+nodes: [A, B, C, D]
+links:
+  - {from: A, to: B, bandwidth: 1Mbps, delay: 1ms}
+  - {from: C, to: D, bandwidth: 1Mbps, delay: 1ms}
+flows:
+  - name: f
+    src: A
+    dst: D
+`, []string{`x.yaml:9: flows[f].dst: no path from A to D: the nodes are not connected by links`}},
+		{"every error, not just the first", `duration: 10s
+nodes: [A, B]
+links:
+  - {name: l, from: A, to: B, bandwidth: 0.5Gbps, delay: -1ms}
+flows:
+  - {name: f, src: A, dst: B, start: 20s}
+  - {name: f, src: A, dst: B, app: {type: transfer}}
+`, []string{
+			`x.yaml:4: links[l].delay: negative duration "-1ms"`,
+			`x.yaml:6: flows[f].start: starts at 20s, not before the end of the run (10s)`,
+			`x.yaml:6: flows[f].stop: stops at 10s, not after its start (20s)`,
+			`x.yaml:7: flows[f].name: flow "f" defined twice`,
+			`x.yaml:7: flows[f].app.size: missing: application transfer needs it`,
+		}},
+		{"syntax error", "duration: 10s\nnodes: a: b\n", []string{`x.yaml:2: syntax error: mapping values are not allowed in this context`}},
+		{"tab indentation", "duration: 10s\nnodes:\n\t- A\n", []string{`x.yaml:3: syntax error: found character that cannot start any token`}},
+		{"duplicate key", "duration: 10s\nduration: 20s\nnodes: [A]\n", []string{`x.yaml:2: duration: duplicate key`}},
+		{"alias", "duration: &d 10s\nnodes: [A]\nlinks: *d\n", []string{`x.yaml:3: links: aliases (*name) are not supported`}},
+		{"wrong kind", "duration: [10s]\nnodes: {A: 1}\n", []string{
+			`x.yaml:1: duration: want a single value, got a list`,
+			`x.yaml:2: nodes: want a list, got a mapping`,
+		}},
+		{"missing duration and nodes", "seed: 3\n", []string{
+			`x.yaml:1: duration: missing (e.g. "duration: 10s")`,
+			`x.yaml:1: nodes: no nodes`,
+		}},
+		{"unknown profile", `duration: 1s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows: [{name: f, src: A, dst: B, transport: {profile: ns4}}]
+`, []string{`x.yaml:4: flows[f].transport.profile: unknown profile "ns4" (have linux, ns2, ns3)`}},
+		{"parameter of another loss model", `duration: 1s
+nodes: [A, B]
+links:
+  - from: A
+    to: B
+    bandwidth: 1Mbps
+    delay: 1ms
+    loss: {model: bernoulli, rate: 1%, ber: 1e-6}
+`, []string{`x.yaml:8: links[0].loss.ber: not a parameter of loss model bernoulli (it takes: rate)`}},
+		{"cbr over tcp", `duration: 1s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - name: f
+    src: A
+    dst: B
+    transport: {profile: ns2}
+    app: {type: cbr, rate: 1Mbps, packet_size: 1000B}
+`, []string{`x.yaml:8: flows[f].transport: cbr runs over UDP; write "transport: udp" or leave transport out`}},
+		{"bad count", `duration: 1s
+nodes: [{name: "n{i}", count: 0}]
+`, []string{`x.yaml:2: nodes[n{i}].count: count must be an integer from 1 to 10000, got "0"`}},
+		{"start_step without count", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows: [{name: f, src: A, dst: B, start_step: 1s}]
+`, []string{`x.yaml:4: flows[f].start_step: start_step applies only to an entry with a count`}},
+		{"placeholder outside a count", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: "B{i}", bandwidth: 1Mbps, delay: 1ms}]
+`, []string{`x.yaml:3: links[0].to: undefined node "B{i}" ({i} is replaced only in entries with a count)`}},
+		{"counted copies are checked one by one", `duration: 10s
+nodes: [A, {name: "B{i}", count: 3}]
+links:
+  - {name: "l{i}", count: 2, from: A, to: "B{i}", bandwidth: 1Mbps, delay: 1ms}
+flows:
+  - {name: "f{i}", count: 3, src: A, dst: "B{i}"}
+`, []string{`x.yaml:6: flows[f3].dst: no path from A to B3: the nodes are not connected by links`}},
+		{"tcp settings checked by the tcp package", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - name: f
+    src: A
+    dst: B
+    transport:
+      variant: renoo
+      rto: {k: -1}
+`, []string{
+			`x.yaml:9: flows[f].transport.variant: unknown variant "renoo" (have [newreno oldtahoe reno sack tahoe])`,
+			`x.yaml:10: flows[f].transport.rto.k: must be positive`,
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			checkLines(t, parseErrors(t, c.src), c.want)
+		})
+	}
+}
+
+func TestDefaultsAndExpansion(t *testing.T) {
+	s, err := Parse("x.yaml", []byte(`duration: 10s
+nodes: [R, {name: "S{i}", count: 3}]
+links:
+  - {name: "l{i}", count: 3, from: "S{i}", to: R, bandwidth: 1Mbps, delay: 1ms}
+flows:
+  - {name: "f{i}", count: 3, src: "S{i}", dst: R, start: 1s, start_step: 250ms,
+     transport: {profile: ns2, window: 7}}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Seed != 1 || len(s.Nodes) != 4 || len(s.Links) != 3 || len(s.Flows) != 3 {
+		t.Fatalf("seed %d, %d nodes, %d links, %d flows", s.Seed, len(s.Nodes), len(s.Links), len(s.Flows))
+	}
+	for k, f := range s.Flows {
+		want := sim.Second + sim.Time(k)*250*sim.Millisecond
+		if f.Start != want || f.Stop != 10*sim.Second {
+			t.Errorf("%s: start %v stop %v, want %v and 10s", f.Name, f.Start, f.Stop, want)
+		}
+		// Unwritten fields keep the profile's values.
+		if f.Transport.TCP.Window != 7 || f.Transport.TCP.MSS != 1000 || f.Transport.TCP.Handshake != "syn" {
+			t.Errorf("%s: tcp config %+v", f.Name, f.Transport.TCP)
+		}
+	}
+	if q := s.Links[2].Queue; q.Type != "droptail" || q.Limit != 50 {
+		t.Errorf("default queue %+v, want droptail 50", q)
+	}
+	if s.Links[1].Name != "l2" || s.Links[1].From != "S2" {
+		t.Errorf("copy 2 is %+v", s.Links[1])
+	}
+}
