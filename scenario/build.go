@@ -34,7 +34,7 @@ type source interface {
 // every random stream named after its component. Errors from the packages
 // below (a TCP setting they reject) are reported at the flow's line.
 func (s *Scenario) Build() (*Run, error) {
-	r := &reporter{file: s.File}
+	r := &reporter{file: s.File, sets: s.sets}
 	net := network.New(s.Seed)
 	nodes := make(map[string]*network.Node, len(s.Nodes))
 	for _, n := range s.Nodes {
@@ -55,16 +55,17 @@ func (s *Scenario) Build() (*Run, error) {
 		}
 		run.flows = append(run.flows, src)
 	}
-	if err := r.err(); err != nil {
-		return nil, err
-	}
-	if s.Trace.Drops != "" {
+	if s.Trace.Drops != "" && len(r.errs) == 0 {
 		t, err := newDropTrace(s.Trace.Drops, s, net)
 		if err != nil {
-			return nil, err
+			r.at(s.Trace.lineOf("drops"), "trace.drops", "%v", err)
+		} else {
+			run.drops = t
+			net.OnDrop(t.record)
 		}
-		run.drops = t
-		net.OnDrop(t.record)
+	}
+	if err := r.err(); err != nil {
+		return nil, err
 	}
 	return run, nil
 }
@@ -263,7 +264,7 @@ type dropTrace struct {
 func newDropTrace(path string, s *Scenario, net *network.Net) (*dropTrace, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("trace.drops: %w", err)
+		return nil, err
 	}
 	t := &dropTrace{net: net, f: f, w: bufio.NewWriter(f)}
 	for _, fl := range s.Flows {

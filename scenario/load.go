@@ -62,7 +62,7 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 		}
 	}
 
-	s := &Scenario{File: file}
+	s := &Scenario{File: file, sets: sets}
 	if root.Kind != yaml.MappingNode {
 		r.at(root.Line, "", "a scenario is a mapping (duration:, nodes:, links:, flows:), got a %s", kindName(root))
 		return nil, r.err()

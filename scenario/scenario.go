@@ -28,7 +28,8 @@ type Scenario struct {
 	origin
 
 	// File is where the scenario was read from.
-	File string `yaml:"-"`
+	File string   `yaml:"-"`
+	sets []string // the overrides, to locate problems found by Build
 }
 
 // NodeSpec is a host or router. In YAML it is a bare name or a mapping
