@@ -37,9 +37,9 @@ type LinkStats struct {
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter
-// and a propagation pipe. Only the transmitter and the pipe's head are
-// scheduled, so the event heap holds two entries per busy link whatever the
-// number of packets in flight (as htsim's Pipe).
+// and a propagation pipe. Only the transmitter (while packets wait) and the
+// pipe's head are scheduled, so the event heap holds at most two entries per
+// link whatever the number of packets in flight (as htsim's Pipe).
 type Link struct {
 	LinkConfig
 	Name      string
@@ -51,12 +51,13 @@ type Link struct {
 	Tracer    LinkTracer
 	Stats     LinkStats
 
-	net    *Net
-	busy   bool
-	txPkt  *Packet
-	txDone sim.Timer
-	pipe   pipe
-	arrive sim.Timer
+	net       *Net
+	busyUntil sim.Time // the transmitter is sending until then
+	txSize    int32    // size whose serialization time is txTime
+	txTime    sim.Time
+	txDone    sim.Timer
+	pipe      pipe
+	arrive    sim.Timer
 }
 
 // Enqueue offers p to the link's queue and starts transmitting if idle.
@@ -69,8 +70,10 @@ func (l *Link) Enqueue(p *Packet) {
 		l.drop(p, c)
 		return
 	}
-	if !l.busy {
+	if l.busyUntil <= now {
 		l.startTx(now)
+	} else if !l.txDone.Armed() {
+		l.txDone.Arm(l.busyUntil)
 	}
 }
 
@@ -81,35 +84,44 @@ func (l *Link) drop(p *Packet, c DropCause) {
 	l.net.Drop(p, c, l)
 }
 
+// startTx takes the head of the queue onto the wire. The packet goes
+// straight into the pipe with its arrival time; a transmitter event is
+// scheduled only if more packets wait, so an uncongested hop costs one
+// event per packet (its arrival), not two.
 func (l *Link) startTx(now sim.Time) {
 	p := l.Queue.Dequeue(now)
 	if p == nil {
-		l.busy = false
 		return
 	}
-	l.busy = true
-	l.txPkt = p
 	l.Stats.TxPackets++
 	l.Stats.TxBytes += int64(p.Size)
 	if l.Tracer != nil {
 		l.Tracer.Trace('-', l, p, now)
 	}
-	l.txDone.Arm(now + sim.TxTime(int(p.Size), l.Bandwidth))
-}
-
-func (l *Link) onTxDone() {
-	now := l.net.Sched.Now()
-	p := l.txPkt
-	l.txPkt = nil
+	if p.Size != l.txSize {
+		// Most packets of a link have one of two sizes (data, ACK): cache
+		// the last serialization time instead of dividing every time.
+		l.txSize, l.txTime = p.Size, sim.TxTime(int(p.Size), l.Bandwidth)
+	}
+	end := now + l.txTime
+	l.busyUntil = end
 	d := l.Delay
 	if l.DelayProc != nil {
-		d = l.DelayProc.Delay(now)
+		d = l.DelayProc.Delay(end)
 	}
-	if l.pipe.push(p, now+d) {
-		l.arrive.Arm(now + d) // new head
+	if l.pipe.push(p, end+d) {
+		l.arrive.Arm(end + d) // new head
 	}
-	l.startTx(now)
+	if l.Queue.Len() > 0 {
+		l.txDone.Arm(end)
+	} else {
+		// Tell the queue the transmitter idles from end (RED's idle-time
+		// decay); a packet arriving before then simply clears it.
+		l.Queue.Dequeue(end)
+	}
 }
+
+func (l *Link) onTxDone() { l.startTx(l.net.Sched.Now()) }
 
 func (l *Link) onArrive() {
 	now := l.net.Sched.Now()
@@ -134,7 +146,7 @@ func (l *Link) onArrive() {
 }
 
 // Busy reports whether the transmitter is sending.
-func (l *Link) Busy() bool { return l.busy }
+func (l *Link) Busy() bool { return l.busyUntil > l.net.Sched.Now() }
 
 // InFlight is the number of packets propagating on the link.
 func (l *Link) InFlight() int { return l.pipe.n }

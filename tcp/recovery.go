@@ -67,9 +67,11 @@ func (s *Sender) limitedTransmit() {
 // enterRecovery performs the fast retransmit and sets the windows.
 func (s *Sender) enterRecovery(ev *AckEvent) {
 	s.sync()
-	r := s.cc.OnLoss(&s.st, &LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW})
+	s.loss = LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW}
+	r := s.cc.OnLoss(&s.st, &s.loss)
 	s.apply()
 	s.classify(r.Class)
+	s.acc.fastRetransmit(s, r.Class)
 	basis := s.st.halfBasis
 	if r.Ssthresh > 0 {
 		s.ssthresh = r.Ssthresh
@@ -121,6 +123,7 @@ func (s *Sender) enterRecovery(ev *AckEvent) {
 // retransmitLost resends the first unacknowledged segment after a variant
 // judged its retransmission lost (DAC, DDLRP, T-DLRP).
 func (s *Sender) retransmitLost(r Response) {
+	s.acc.retransmitLost(s, r)
 	if r.Ssthresh > 0 {
 		s.ssthresh = r.Ssthresh
 	}
@@ -162,6 +165,7 @@ func (s *Sender) recoveryAck(ev *AckEvent) bool {
 	}
 	first := !s.partial
 	s.partial = true
+	s.tsNewSeg = 0 // T-DLRP's Timestamp_new restarts with each retransmission of the head
 	s.sendSeg(s.una, false)
 	// Impatient variant (RFC 6582 §4; ns-2 newreno_changes1_): restart
 	// the timer only on the first partial ACK.

@@ -52,7 +52,10 @@ type Sender struct {
 
 	limitBytes int64 // fixed-size transfer length (0: bulk)
 
+	ev    AckEvent  // reused for every ACK (no allocation per packet)
+	loss  LossEvent // reused for every loss
 	stats senderStats
+	acc   accuracy // verdicts scored against ground truth (accuracy.go)
 }
 
 type senderStats struct {
@@ -91,6 +94,7 @@ func (s *Sender) start() {
 	s.st.MSS = float64(s.mss)
 	s.st.ByteCounting = s.cfg.ByteCounting
 	s.st.MinRTT = sim.Never
+	s.st.TSTick = s.cfg.TSTick
 	s.sync()
 	s.cc.Init(&s.st)
 	s.apply()
@@ -273,20 +277,23 @@ func (s *Sender) onAck(p *network.Packet) {
 	if ack > s.high {
 		ack = s.high // cannot acknowledge unsent data
 	}
-	ev := AckEvent{Ack: ack, TSecr: p.TSecr, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
+	// The event lives in the sender: passed to an interface method, a
+	// local would escape and allocate on every ACK.
+	ev := &s.ev
+	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
 	if s.rec == recSACK && p.NSack > 0 {
 		s.markSACK(p)
 	}
 	switch {
 	case ack > s.una:
-		s.onNewAck(p, &ev)
+		s.onNewAck(p, ev)
 	case ack == s.una && s.una < s.high && p.Payload == 0:
 		s.dupacks++
 		ev.Dupacks = s.dupacks
 		s.sync()
-		s.cc.OnDupAck(&s.st, &ev)
+		s.cc.OnDupAck(&s.st, ev)
 		s.apply()
-		s.onDupAck(&ev)
+		s.onDupAck(ev)
 	}
 }
 
@@ -374,6 +381,7 @@ func (s *Sender) onRTO() {
 	r := s.cc.OnTimeout(&s.st)
 	s.apply()
 	s.classify(r.Class)
+	s.acc.timeout(s, r.Class)
 	s.backoff = min(s.backoff*2, 64)
 	s.rttActive = false
 	s.inRecov, s.partial = false, false
@@ -382,6 +390,8 @@ func (s *Sender) onRTO() {
 	s.dupacks = 0
 	s.recover = s.high
 	if r.KeepWindow {
+		// T-DLRP's IRTOR: recover (Maxsent) = s.high; partial ACKs retransmit.
+		s.inRecov, s.tsNewSeg = true, 0
 		s.restartTimer()
 		s.sendSeg(s.una, false)
 		return
@@ -419,6 +429,7 @@ func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
 	if p.FastRetx {
 		info.lostFR = true
 		s.stats.lostFR++
+		s.acc.lostFastRetransmit(p.Seq, cause)
 	}
 }
 
