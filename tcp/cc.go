@@ -47,6 +47,7 @@ type State struct {
 	SRTT       sim.Time
 	MinRTT     sim.Time // smallest RTT seen (sim.Never before any sample)
 	LastRTT    sim.Time // the latest sample
+	TSTick     sim.Time // the timestamp clock's tick (Config.TSTick)
 	InRecovery bool
 	// ByteCounting: grow by bytes acked in slow start (RFC 3465).
 	ByteCounting bool
@@ -82,6 +83,7 @@ type AckEvent struct {
 	Acked     float64  // bytes newly acknowledged (0 for a duplicate)
 	RTT       sim.Time // RTT sample taken on this ACK, or 0
 	TSecr     int64    // echoed timestamp, if timestamps are on
+	TSval     int64    // the receiver's timestamp on this ACK (ticks of State.TSTick)
 	HasTS     bool
 	CW        bool // the ACK echoes a router's congestion warning
 	ECE       bool // ECN echo

@@ -129,6 +129,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 			r.Dropped[c.String()] = n
 		}
 	}
+	r.Accuracy = f.Snd.acc.report()
 	if f.done > 0 {
 		r.CompletionSeconds = (f.done - f.start).Seconds()
 	}
