@@ -67,7 +67,8 @@ func (s *Sender) limitedTransmit() {
 // enterRecovery performs the fast retransmit and sets the windows.
 func (s *Sender) enterRecovery(ev *AckEvent) {
 	s.sync()
-	r := s.cc.OnLoss(&s.st, &LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW})
+	s.loss = LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW}
+	r := s.cc.OnLoss(&s.st, &s.loss)
 	s.apply()
 	s.classify(r.Class)
 	s.acc.fastRetransmit(s, r.Class)

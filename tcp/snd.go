@@ -52,6 +52,8 @@ type Sender struct {
 
 	limitBytes int64 // fixed-size transfer length (0: bulk)
 
+	ev    AckEvent  // reused for every ACK (no allocation per packet)
+	loss  LossEvent // reused for every loss
 	stats senderStats
 	acc   accuracy // verdicts scored against ground truth (accuracy.go)
 }
@@ -275,20 +277,23 @@ func (s *Sender) onAck(p *network.Packet) {
 	if ack > s.high {
 		ack = s.high // cannot acknowledge unsent data
 	}
-	ev := AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
+	// The event lives in the sender: passed to an interface method, a
+	// local would escape and allocate on every ACK.
+	ev := &s.ev
+	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
 	if s.rec == recSACK && p.NSack > 0 {
 		s.markSACK(p)
 	}
 	switch {
 	case ack > s.una:
-		s.onNewAck(p, &ev)
+		s.onNewAck(p, ev)
 	case ack == s.una && s.una < s.high && p.Payload == 0:
 		s.dupacks++
 		ev.Dupacks = s.dupacks
 		s.sync()
-		s.cc.OnDupAck(&s.st, &ev)
+		s.cc.OnDupAck(&s.st, ev)
 		s.apply()
-		s.onDupAck(&ev)
+		s.onDupAck(ev)
 	}
 }
 
