@@ -122,8 +122,8 @@ type TCPNCResult struct {
 
 // TCPNCEffectiveLoss is p' = 1 − R(1−p) (§4.5), clamped at 0.
 func TCPNCEffectiveLoss(p, r float64) float64 {
-	if r <= 0 {
-		r = 1
+	if r <= 1 {
+		return p // R = 1 is plain TCP-NC; skip the rounding of 1 − (1 − p)
 	}
 	return math.Max(0, 1-r*(1-p))
 }

@@ -158,7 +158,9 @@ func zMean(model, sum, sq float64, n int) float64 {
 	m := sum / float64(n)
 	v := (sq/float64(n) - m*m) * float64(n) / float64(n-1)
 	if v <= 0 {
-		if math.Abs(model-m) < 1e-9 {
+		// Every sample equal (the window pinned at CWmax): the model
+		// must give the same value up to its tiny chance of another.
+		if math.Abs(model-m) <= 1e-3*math.Abs(m)+1e-9 {
 			return 0
 		}
 		return math.Inf(1)
@@ -187,10 +189,9 @@ func zRatio(model float64, num, den []float64) (z, est float64) {
 }
 
 func TestTCPNCChainMatchesMonteCarlo(t *testing.T) {
-	periods := 4000
-	if testing.Short() {
-		periods = 1000
-	}
+	// 4000 periods even in -short: fewer make the 95% tally too noisy,
+	// and the whole test takes under two seconds.
+	const periods = 4000
 	rng := rand.New(rand.NewPCG(2014, 9))
 	var checks, in95 int
 	worst := 0.0
