@@ -11,7 +11,7 @@ import (
 
 // NS2 writes ns-2's trace format, one line per link event:
 //
-//   - 1.234567 2 3 tcp 1064 ------- 0 0.0 3.0 17 123
+//	r 1.234567 2 3 tcp 1064 ------- 0 0.0 3.0 17 123
 //
 // event, time (s), link from and to node, packet type (tcp, ack or cbr),
 // size in bytes, flags, flow id, source and destination as node.port,
