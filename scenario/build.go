@@ -21,6 +21,7 @@ type Run struct {
 	Net      *network.Net
 	flows    []source
 	drops    *dropTrace
+	series   *seriesTrace
 }
 
 // source is what a flow's sender offers the runner; tcp.Flow and
@@ -62,6 +63,14 @@ func (s *Scenario) Build() (*Run, error) {
 		} else {
 			run.drops = t
 			net.OnDrop(t.record)
+		}
+	}
+	if s.Trace.TCP != "" && len(r.errs) == 0 {
+		t, err := newSeriesTrace(s.Trace.TCP, run.flows)
+		if err != nil {
+			r.at(s.Trace.lineOf("tcp"), "trace.tcp", "%v", err)
+		} else {
+			run.series = t
 		}
 	}
 	if err := r.err(); err != nil {
@@ -241,6 +250,11 @@ func (r *Run) Run() (*Result, error) {
 			return res, err
 		}
 	}
+	if r.series != nil {
+		if err := r.series.close(); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -286,6 +300,45 @@ func (t *dropTrace) record(p *network.Packet, cause network.DropCause, on *netwo
 }
 
 func (t *dropTrace) close() error {
+	err := t.w.Flush()
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// seriesTrace writes the TCP time series of every TCP flow to one CSV.
+type seriesTrace struct {
+	f *os.File
+	w *metrics.SeriesWriter
+}
+
+func newSeriesTrace(path string, flows []source) (*seriesTrace, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &seriesTrace{f: f, w: metrics.NewSeriesWriter(f)}
+	for _, src := range flows {
+		fl, ok := src.(*tcp.Flow)
+		if !ok {
+			continue
+		}
+		row := &metrics.Row{Flow: fl.Name} // one reused row per flow
+		fl.SetProbe(func(s *tcp.Sample) {
+			*row = metrics.Row{
+				Time: s.Time.Seconds(), Flow: row.Flow, Event: s.Event,
+				Seq: s.Seq, Ack: s.Ack, TSecr: s.TSecr, Una: s.Una, High: s.High,
+				Cwnd: s.Cwnd, Ssthresh: s.Ssthresh, Flight: s.Flight,
+				RTO: s.RTO.Seconds(), SRTT: s.SRTT.Seconds(), Retx: s.Retx,
+			}
+			t.w.Write(row)
+		})
+	}
+	return t, nil
+}
+
+func (t *seriesTrace) close() error {
 	err := t.w.Flush()
 	if cerr := t.f.Close(); err == nil {
 		err = cerr

@@ -44,6 +44,10 @@ type TraceSpec struct {
 	// Drops is a CSV file with one row per dropped packet: time, link,
 	// flow, cause, whether it was a retransmission.
 	Drops string `yaml:"drops"`
+	// TCP is a CSV time series of every TCP flow's sender: one row per
+	// segment sent, ACK processed and timeout, with cwnd, ssthresh,
+	// flight, RTO, SRTT and the sequence numbers (metrics.SeriesHeader).
+	TCP string `yaml:"tcp"`
 	origin
 }
 

@@ -31,9 +31,18 @@ type Config struct {
 	SsthreshBasis string `yaml:"ssthresh_basis"`
 	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
 	// than by one segment per ACK (ns-2, ns-3 NewReno).
-	ByteCounting    bool `yaml:"byte_counting"`
-	DupThresh       int  `yaml:"dupthresh"`        // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
-	LimitedTransmit bool `yaml:"limited_transmit"` // RFC 3042
+	ByteCounting bool `yaml:"byte_counting"`
+	// RecoveryExit is what the ACK ending fast recovery does to cwnd:
+	// "ssthresh" (RFC 5681 §3.2 step 6, RFC 6582: deflate to ssthresh, no
+	// growth on that ACK) or "grow" (ns-2.35: keep the halved cwnd_ and
+	// open it as on any new ACK).
+	RecoveryExit    string `yaml:"recovery_exit"`
+	DupThresh       int    `yaml:"dupthresh"`        // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
+	LimitedTransmit bool   `yaml:"limited_transmit"` // RFC 3042
+	// LimitedTransmitGoBackN lets limited transmit also send the
+	// go-back-N retransmission at SND.NXT after a timeout, not only new
+	// data (ns-2.35's send_one on the first dupacks).
+	LimitedTransmitGoBackN bool `yaml:"limited_transmit_gbn"`
 
 	// Receiver.
 	DelAckCount   int      `yaml:"delack_count"`   // ACK every this many full segments; 1 means no delayed ACKs
@@ -95,8 +104,8 @@ var profiles = map[string]Config{
 	// until a fresh sample, ssthresh from min(cwnd, window_).
 	"ns2": {
 		Profile: "ns2", Variant: "newreno", MSS: 1000, HeaderBytes: 40,
-		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", DupThresh: 3,
-		LimitedTransmit: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
+		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", RecoveryExit: "grow", DupThresh: 3,
+		LimitedTransmit: true, LimitedTransmitGoBackN: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
 		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn",
 		RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
 			Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
@@ -112,7 +121,7 @@ var profiles = map[string]Config{
 	// until CUBIC is selected with variant.
 	"ns3": {
 		Profile: "ns3", Variant: "newreno", SACK: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
-		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", DupThresh: 3,
+		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
 		RTO: RTOConfig{Policy: "rfc6298", Min: sim.Second, Max: 60 * sim.Second,
@@ -124,7 +133,7 @@ var profiles = map[string]Config{
 	// minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
 	"linux": {
 		Profile: "linux", Variant: "newreno", SACK: true, MSS: 1448, HeaderBytes: 40, OptionBytes: true,
-		InitialWindow: 10, SsthreshBasis: "flight", ByteCounting: true, DupThresh: 3,
+		InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", ByteCounting: true, DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
 		RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,

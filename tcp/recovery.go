@@ -48,7 +48,10 @@ func (s *Sender) onDupAck(ev *AckEvent) {
 // limitedTransmit sends one new segment on each of the first two
 // duplicate ACKs (RFC 3042), within cwnd + 2 segments and the window cap.
 func (s *Sender) limitedTransmit() {
-	if s.nxt != s.high || s.nxt >= s.limit || s.stopped {
+	if s.nxt >= s.limit || s.stopped && s.nxt >= s.high {
+		return
+	}
+	if s.nxt != s.high && !s.cfg.LimitedTransmitGoBackN {
 		return
 	}
 	end := s.segEnd(s.nxt)
@@ -140,15 +143,15 @@ func (s *Sender) recoveryAck(ev *AckEvent) bool {
 	switch s.rec {
 	case recSACK:
 		if ev.Ack >= s.recover {
-			s.exitRecovery()
+			s.exitRecovery(ev)
 		}
 		return true
 	case recReno:
-		s.exitRecovery() // Reno leaves on the first new ACK
+		s.exitRecovery(ev) // Reno leaves on the first new ACK
 		return true
 	}
 	if ev.Ack >= s.recover {
-		s.exitRecovery()
+		s.exitRecovery(ev)
 		return true
 	}
 	// RFC 6582 §3.2 step 5: partial ACK. Deflate by the amount acked, add
@@ -172,13 +175,17 @@ func (s *Sender) recoveryAck(ev *AckEvent) bool {
 	return first
 }
 
-func (s *Sender) exitRecovery() {
+func (s *Sender) exitRecovery(ev *AckEvent) {
 	s.inRecov, s.partial = false, false
 	s.infl = 0
-	if s.cfg.SsthreshBasis != "cwnd" {
-		s.cwnd = s.ssthresh // RFC 5681 §3.2 step 6 (ns-2 keeps its halved cwnd_)
+	grow := s.cfg.RecoveryExit == "grow"
+	if !grow {
+		s.cwnd = s.ssthresh // RFC 5681 §3.2 step 6
 	}
 	s.sync()
 	s.cc.OnRecoveryExit(&s.st)
+	if grow {
+		s.cc.OnAck(&s.st, ev) // ns-2: the exit ACK opens cwnd_ like any new ACK
+	}
 	s.apply()
 }

@@ -118,5 +118,24 @@ func (e *rttEstimator) rto(backoff int) sim.Time {
 	return r
 }
 
+// backoff doubles the back-off multiplier after a timeout (RFC 6298
+// §5.5) while the backed-off RTO is below the maximum. With the ns2 policy
+// it also clobbers SRTT once the multiplier passes 8, folding it into
+// RTTVAR, so the next sample restarts the estimator (ns-2.35
+// TcpAgent::rtt_backoff; RFC 6298 §5 allows clearing the estimates after
+// repeated back-offs).
+func (e *rttEstimator) backoff(b int) int {
+	if e.rto(b) < e.cfg.Max && b < 1<<20 {
+		b *= 2
+	}
+	if e.cfg.Policy == "ns2" && b > 8 && e.tSrtt != 0 {
+		e.tRttvar += e.tSrtt >> 3
+		e.tSrtt = 0
+		e.rttvar = float64(e.tRttvar) / 4 * e.cfg.Granularity.Seconds()
+		e.srtt = 0
+	}
+	return b
+}
+
 // SRTT is the smoothed RTT.
 func (e *rttEstimator) SRTT() sim.Time { return sim.FromSeconds(e.srtt) }
