@@ -52,6 +52,9 @@ type Sender struct {
 
 	limitBytes int64 // fixed-size transfer length (0: bulk)
 
+	probe    func(*Sample) // time-series observer, nil when off
+	probeRow Sample
+
 	ev    AckEvent  // reused for every ACK (no allocation per packet)
 	loss  LossEvent // reused for every loss
 	stats senderStats
@@ -194,6 +197,9 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 		s.high = end
 	}
 	s.armIfIdle()
+	if s.probe != nil {
+		s.sample('s', seq, 0, 0, retx)
+	}
 	s.f.Src.Send(p)
 }
 
@@ -295,6 +301,9 @@ func (s *Sender) onAck(p *network.Packet) {
 		s.apply()
 		s.onDupAck(ev)
 	}
+	if s.probe != nil {
+		s.sample('a', 0, p.Ack, p.TSecr, false)
+	}
 }
 
 func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
@@ -360,7 +369,7 @@ func (s *Sender) onRTO() {
 	if !s.open {
 		// The SYN was lost: resend it with back-off.
 		s.stats.timeouts++
-		s.backoff = min(s.backoff*2, 64)
+		s.backoff = s.rtt.backoff(s.backoff)
 		s.sendSYN()
 		return
 	}
@@ -368,6 +377,9 @@ func (s *Sender) onRTO() {
 		return
 	}
 	s.stats.timeouts++
+	if s.probe != nil {
+		s.sample('t', 0, 0, 0, false)
+	}
 	k := s.seg(s.una)
 	if s.sb.has(k) {
 		if info := s.sb.at(k); info.lostFR {
@@ -382,7 +394,7 @@ func (s *Sender) onRTO() {
 	s.apply()
 	s.classify(r.Class)
 	s.acc.timeout(s, r.Class)
-	s.backoff = min(s.backoff*2, 64)
+	s.backoff = s.rtt.backoff(s.backoff)
 	s.rttActive = false
 	s.inRecov, s.partial = false, false
 	s.infl = 0

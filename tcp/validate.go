@@ -16,6 +16,11 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
+// timestampVariants lists the variants that cannot work without RFC 7323
+// timestamps (their files add themselves); true means they also need the
+// receiver's "latest" TSecr rule.
+var timestampVariants = map[string]bool{}
+
 // Validate checks the configuration; every problem is a *FieldError,
 // joined with errors.Join.
 func (c *Config) Validate() error {
@@ -47,6 +52,7 @@ func (c *Config) Validate() error {
 		bad("initial_ssthresh", "must not be negative, got %v", c.InitialSsthresh)
 	}
 	oneOf("ssthresh_basis", c.SsthreshBasis, "flight", "cwnd")
+	oneOf("recovery_exit", c.RecoveryExit, "ssthresh", "grow")
 	if c.DupThresh < 1 {
 		bad("dupthresh", "must be at least 1, got %d", c.DupThresh)
 	}
@@ -57,6 +63,14 @@ func (c *Config) Validate() error {
 		bad("delack_timeout", "must be positive with delayed ACKs")
 	}
 	oneOf("ts_echo", c.TSEcho, "rfc7323", "latest")
+	if latest, ok := timestampVariants[c.Variant]; ok {
+		if !c.Timestamps {
+			bad("timestamps", "variant %s needs timestamps: true", c.Variant)
+		}
+		if latest && c.TSEcho != "latest" {
+			bad("ts_echo", "variant %s needs ts_echo: latest (the receiver echoes the newest segment's TSval, T-DLRP §4.1)", c.Variant)
+		}
+	}
 	if c.TSTick <= 0 {
 		bad("ts_tick", "must be positive")
 	}
