@@ -134,6 +134,9 @@ func (s *Sender) retransmitLost(r Response) {
 		s.cwnd = r.Cwnd
 	}
 	s.tsNewSeg = 0
+	if s.cfg.RestartTimerOnFastRetransmit {
+		s.restartTimer() // the new retransmission gets a full RTO, as the fast one did
+	}
 	s.sendSeg(s.una, true)
 }
 

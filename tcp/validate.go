@@ -63,6 +63,9 @@ func (c *Config) Validate() error {
 		bad("delack_timeout", "must be positive with delayed ACKs")
 	}
 	oneOf("ts_echo", c.TSEcho, "rfc7323", "latest")
+	if check := variantChecks[c.Variant]; check != nil {
+		check(c, bad)
+	}
 	if latest, ok := timestampVariants[c.Variant]; ok {
 		if !c.Timestamps {
 			bad("timestamps", "variant %s needs timestamps: true", c.Variant)

@@ -1,0 +1,266 @@
+// Package plot draws the figures of sweeps and traces with gonum/plot:
+// line charts of a metric against a parameter (a series per variant, 95%
+// confidence-interval error bars, analytic curves overlaid), grouped bar
+// charts for categorical parameters, and time series (cwnd, sequence
+// numbers) from trace files. Output is PNG or SVG, by file extension.
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is measured data: points with optional error bars (half-widths;
+// NaN or 0 draws none).
+type Series struct {
+	Name string
+	X, Y []float64
+	Err  []float64
+}
+
+// Curve is a model's line, drawn dashed without markers.
+type Curve struct {
+	Name string
+	X, Y []float64
+}
+
+// Chart is one figure.
+type Chart struct {
+	Title          string
+	XLabel, YLabel string // with units, e.g. "loss rate (%)"
+	Series         []Series
+	Curves         []Curve
+	LogX, LogY     bool
+	// XTicks puts ticks at these values (the grid's values) instead of
+	// automatic ones.
+	XTicks []float64
+	// Caption is drawn under the chart (what the models assume, how
+	// error bars are computed).
+	Caption string
+	// Width and Height default to 16 cm × 11 cm.
+	Width, Height vg.Length
+}
+
+// Line draws c as a line chart into path (.png or .svg).
+func Line(c Chart, path string) error {
+	p := newPlot(c)
+	n := len(c.Series)
+	for i, s := range c.Series {
+		xs := dodge(s.X, i, n, c.LogX, c.Series)
+		pts := make(plotter.XYs, len(xs))
+		for k := range xs {
+			pts[k] = plotter.XY{X: xs[k], Y: s.Y[k]}
+		}
+		line, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return fmt.Errorf("series %s: %w", s.Name, err)
+		}
+		col := plotutil.Color(i)
+		line.Color = col
+		line.Width = vg.Points(1.5)
+		sc.Color = col
+		sc.Shape = plotutil.Shape(i)
+		sc.Radius = vg.Points(3.5)
+		p.Add(line, sc)
+		if eb := errorBars(xs, s.Y, s.Err, col); eb != nil {
+			p.Add(eb)
+		}
+		p.Legend.Add(s.Name, line, sc)
+	}
+	for i, cv := range c.Curves {
+		pts := make(plotter.XYs, 0, len(cv.X))
+		for k := range cv.X {
+			if !math.IsNaN(cv.Y[k]) && !math.IsInf(cv.Y[k], 0) {
+				pts = append(pts, plotter.XY{X: cv.X[k], Y: cv.Y[k]})
+			}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return fmt.Errorf("curve %s: %w", cv.Name, err)
+		}
+		l.Color = curveColor(i)
+		l.Width = vg.Points(1.5)
+		l.Dashes = curveDashes(i)
+		p.Add(l)
+		p.Legend.Add(cv.Name, l)
+	}
+	return save(p, c, path)
+}
+
+// dodge shifts series apart by a little so that error bars at the same x
+// do not hide each other.
+func dodge(x []float64, i, n int, logX bool, all []Series) []float64 {
+	out := append([]float64(nil), x...)
+	if n < 2 {
+		return out
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range all {
+		for _, v := range s.X {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	off := float64(i) - float64(n-1)/2
+	for k := range out {
+		if logX {
+			out[k] *= math.Pow(hi/lo, 0.008*off)
+		} else {
+			out[k] += 0.008 * off * (hi - lo)
+		}
+	}
+	return out
+}
+
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+func errorBars(x, y, e []float64, col color.Color) *plotter.YErrorBars {
+	if len(e) == 0 {
+		return nil
+	}
+	var ep errPoints
+	for k := range x {
+		if k >= len(e) || math.IsNaN(e[k]) || e[k] == 0 {
+			continue
+		}
+		ep.XYs = append(ep.XYs, plotter.XY{X: x[k], Y: y[k]})
+		ep.YErrors = append(ep.YErrors, struct{ Low, High float64 }{e[k], e[k]})
+	}
+	if len(ep.XYs) == 0 {
+		return nil
+	}
+	eb, err := plotter.NewYErrorBars(ep)
+	if err != nil {
+		return nil
+	}
+	eb.Color = col
+	eb.Width = vg.Points(1)
+	eb.CapWidth = vg.Points(6)
+	return eb
+}
+
+func curveColor(i int) color.Color {
+	cs := []color.Color{color.Gray{0x40}, color.RGBA{0x99, 0x33, 0x99, 0xff}, color.RGBA{0xcc, 0x66, 0x00, 0xff}}
+	return cs[i%len(cs)]
+}
+
+func curveDashes(i int) []vg.Length {
+	ds := [][]vg.Length{{vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}}
+	return ds[i%len(ds)]
+}
+
+func newPlot(c Chart) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = c.Title
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.X.Label.Text = c.XLabel
+	p.Y.Label.Text = c.YLabel
+	p.X.Label.TextStyle.Font.Size = vg.Points(12)
+	p.Y.Label.TextStyle.Font.Size = vg.Points(12)
+	p.X.Tick.Label.Font.Size = vg.Points(10)
+	p.Y.Tick.Label.Font.Size = vg.Points(10)
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	p.Legend.ThumbnailWidth = vg.Points(28)
+	p.Add(plotter.NewGrid())
+	if c.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if c.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if len(c.XTicks) > 0 {
+		var ts []plot.Tick
+		for _, x := range c.XTicks {
+			ts = append(ts, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', 4, 64)})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ts)
+	}
+	return p
+}
+
+// save draws the plot, with the caption under it, in the format of the
+// file's extension.
+func save(p *plot.Plot, c Chart, path string) error {
+	w, h := c.Width, c.Height
+	if w == 0 {
+		w = 16 * vg.Centimeter
+	}
+	if h == 0 {
+		h = 11 * vg.Centimeter
+	}
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if format != "png" && format != "svg" {
+		return fmt.Errorf("%s: want a .png or .svg file", path)
+	}
+	capStyle := text.Style{Color: color.Gray{0x30}, Font: font.From(plot.DefaultFont, 9),
+		XAlign: draw.XLeft, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+	lines := wrap(c.Caption, capStyle, w-vg.Points(20))
+	capH := vg.Length(0)
+	if len(lines) > 0 {
+		capH = vg.Length(len(lines))*capStyle.FontExtents().Height + vg.Points(8)
+	}
+	cw, err := draw.NewFormattedCanvas(w, h+capH, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(cw)
+	p.Draw(draw.Crop(dc, 0, 0, capH, 0))
+	y := dc.Min.Y + capH - vg.Points(2)
+	for _, l := range lines {
+		dc.FillText(capStyle, vg.Point{X: dc.Min.X + vg.Points(10), Y: y}, l)
+		y -= capStyle.FontExtents().Height
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := cw.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// wrap breaks text into lines no wider than width (explicit newlines
+// kept).
+func wrap(s string, sty text.Style, width vg.Length) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			try := word
+			if line != "" {
+				try = line + " " + word
+			}
+			if line != "" && sty.Width(try) > width {
+				out = append(out, line)
+				line = word
+				continue
+			}
+			line = try
+		}
+		out = append(out, line)
+	}
+	return out
+}
