@@ -16,10 +16,9 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
-// timestampVariants lists the variants that cannot work without RFC 7323
-// timestamps (their files add themselves); true means they also need the
-// receiver's "latest" TSecr rule.
-var timestampVariants = map[string]bool{}
+// variantChecks holds what variants demand of the configuration; a
+// variant's file adds its check, which reports through bad.
+var variantChecks = map[string]func(c *Config, bad func(field, format string, a ...any)){}
 
 // Validate checks the configuration; every problem is a *FieldError,
 // joined with errors.Join.
@@ -65,14 +64,6 @@ func (c *Config) Validate() error {
 	oneOf("ts_echo", c.TSEcho, "rfc7323", "latest")
 	if check := variantChecks[c.Variant]; check != nil {
 		check(c, bad)
-	}
-	if latest, ok := timestampVariants[c.Variant]; ok {
-		if !c.Timestamps {
-			bad("timestamps", "variant %s needs timestamps: true", c.Variant)
-		}
-		if latest && c.TSEcho != "latest" {
-			bad("ts_echo", "variant %s needs ts_echo: latest (the receiver echoes the newest segment's TSval, T-DLRP §4.1)", c.Variant)
-		}
 	}
 	if c.TSTick <= 0 {
 		bad("ts_tick", "must be positive")

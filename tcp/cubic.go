@@ -1,0 +1,112 @@
+package tcp
+
+import (
+	"fmt"
+	"math"
+
+	"tcplab/sim"
+)
+
+// Cubic is CUBIC (RFC 9438) with Linux's defaults: the window follows
+// W_cubic(t) = C·(t - K)³ + W_max (§4.2), a cubic in the time since the last
+// reduction that plateaus at the window of the last loss, W_max; a loss
+// multiplies the window by beta (§4.6); fast convergence (§4.7) lowers W_max
+// when losses come below it; the Reno-friendly region (§4.3) keeps CUBIC at
+// least as fast as Reno at small BDPs. Slow start is Reno's (no HyStart:
+// RFC 9438 §4.10 leaves it optional).
+//
+// Windows are in segments inside, t in seconds. As Linux and ns-3 (and as
+// RFC 9438 §4.6 allows), a loss multiplies cwnd, not the flight size.
+//
+// Params: c (0.4), beta (0.7), fast_convergence (1), tcp_friendliness (1).
+type Cubic struct {
+	Reno
+	c, beta            float64
+	fastConv, friendly bool
+
+	wMax      float64  // window before the last reduction, after fast convergence
+	cwndPrior float64  // cwnd before the last reduction (§4.3)
+	epoch     sim.Time // start of the current congestion-avoidance stage
+	inEpoch   bool
+	k         float64 // seconds to return to W_max (eq. 2)
+	origin    float64 // the plateau: W_max, or cwnd if above it
+	wEst      float64 // Reno-friendly estimate (eq. 4)
+}
+
+func init() {
+	Register("cubic", "newreno", func(params map[string]float64) (Variant, error) {
+		p, err := variantParams("cubic", params, map[string]float64{"c": 0.4, "beta": 0.7, "fast_convergence": 1, "tcp_friendliness": 1})
+		if err != nil {
+			return nil, err
+		}
+		if p["c"] <= 0 || p["beta"] <= 0 || p["beta"] >= 1 {
+			return nil, fmt.Errorf("cubic: need c > 0 and 0 < beta < 1, got %v", p)
+		}
+		return &Cubic{Reno: Reno{name: "cubic"}, c: p["c"], beta: p["beta"],
+			fastConv: p["fast_convergence"] != 0, friendly: p["tcp_friendliness"] != 0}, nil
+	})
+}
+
+// wCubic is eq. 1: the cubic window t seconds into the epoch.
+func (c *Cubic) wCubic(t float64) float64 { return c.c*math.Pow(t-c.k, 3) + c.origin }
+
+// OnAck implements Variant.
+func (c *Cubic) OnAck(s *State, a *AckEvent) {
+	if s.InSlowStart() {
+		RenoIncrease(s, a)
+		return
+	}
+	cwnd := s.Cwnd / s.MSS
+	if !c.inEpoch {
+		// §4.2 and §4.8: the stage starts now; K = 0 after a timeout
+		// (W_max = 0) or when the window is already past W_max.
+		c.inEpoch, c.epoch, c.wEst = true, s.Now, cwnd
+		c.k, c.origin = 0, cwnd
+		if cwnd < c.wMax {
+			c.k, c.origin = math.Cbrt((c.wMax-cwnd)/c.c), c.wMax
+		}
+	}
+	t := (s.Now - c.epoch).Seconds()
+	// §4.3: Reno's AIMD with the same average rate, eq. 4, alpha = 1 once
+	// W_est reaches the window of the last reduction.
+	alpha := 3 * (1 - c.beta) / (1 + c.beta)
+	if c.wEst >= c.cwndPrior {
+		alpha = 1
+	}
+	c.wEst += alpha * (a.Acked / s.MSS) / cwnd
+	if c.friendly && c.wCubic(t) < c.wEst {
+		s.Cwnd = max(s.Cwnd, c.wEst*s.MSS)
+		return
+	}
+	// §4.4-4.5: aim at W_cubic one RTT ahead, within [cwnd, 1.5 cwnd].
+	target := min(max(c.wCubic(t+s.SRTT.Seconds()), cwnd), 1.5*cwnd)
+	s.Cwnd += (target - cwnd) / cwnd * s.MSS
+}
+
+// reduce is §4.6-4.7: remember W_max (lowered by fast convergence) and the
+// new ssthresh.
+func (c *Cubic) reduce(s *State) float64 {
+	cwnd := s.Cwnd / s.MSS
+	c.cwndPrior = cwnd
+	if c.fastConv && cwnd < c.wMax {
+		c.wMax = cwnd * (1 + c.beta) / 2 // the flows around us are growing: make room
+	} else {
+		c.wMax = cwnd
+	}
+	c.inEpoch = false
+	return max(s.Cwnd*c.beta, 2*s.MSS)
+}
+
+// OnLoss implements Variant.
+func (c *Cubic) OnLoss(s *State, _ *LossEvent) Response {
+	ss := c.reduce(s)
+	return Response{Ssthresh: ss, Cwnd: ss, Class: Congestion}
+}
+
+// OnTimeout: ssthresh as for a loss, cwnd one segment, and the next stage
+// starts with K = 0 from the window then (§4.8; Linux resets W_max).
+func (c *Cubic) OnTimeout(s *State) Response {
+	ss := c.reduce(s)
+	c.wMax = 0
+	return Response{Ssthresh: ss, Cwnd: s.MSS, Class: Congestion}
+}

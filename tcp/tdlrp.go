@@ -1,0 +1,117 @@
+package tcp
+
+// TDLRP is T-DLRP (Sreekumari, Chung, Lee & Kim, "T-DLRP: Detection of Fast
+// Retransmission Losses Using TCP Timestamp ...", Int. J. Distributed Sensor
+// Networks 2013, 592502): NewReno with three parts.
+//
+// FRL (§4.1): the receiver echoes the TSval of the newest segment to arrive,
+// in order or not (ts_echo: latest). Timestamp_new is the TSval of the first
+// new segment sent after the fast retransmission (AckEvent.TSvalSent). A
+// duplicate ACK in fast recovery whose TSecr is at or after Timestamp_new was
+// caused by a segment sent after the retransmission, which on a FIFO path
+// means the retransmission was lost. (§4.1's prose and the Fig. 6 example say
+// so; Algorithm 1 prints Timestamp_new >= TSecr, which every duplicate ACK of
+// the older segments satisfies.) The engine restarts Timestamp_new with each
+// retransmission of the head, so later holes of the window are covered too.
+//
+// IFR (§4.2): on a detected lost retransmission, retransmit; with a CW mark on
+// the detecting ACK (congestion) cwnd = BW·RTT/size (eq. 7, BW from TCP New
+// Jersey's TABE) and ssthresh stays; without (wireless) both stay.
+//
+// IRTOR (§4.3, Algorithm 2): a timeout whose last ACK carried no CW mark is
+// judged wireless: retransmit one segment, keep cwnd and ssthresh, remember
+// Maxsent; partial ACKs retransmit the next hole until Maxsent is acked
+// (Response.KeepWindow). With a CW mark the timeout is Reno's.
+//
+// Fast retransmit (§4.4): CW marked, congestion, NewReno's halving; unmarked,
+// wireless: keep cwnd and ssthresh, as IFR does.
+//
+// Needs timestamps: true and ts_echo: latest (Config.Validate says so), and a
+// timestamp tick finer than the gap between the last segment sent before the
+// fast retransmission and the first after it (1 ms; ns-2's 10 ms tick can
+// put both in one tick and report false losses). Needs CW-marking routers
+// (queue type marker, fraction 0.9): without them every loss looks wireless.
+type TDLRP struct {
+	Reno
+	est    tabe
+	lastCW bool // the latest ACK echoed a CW mark
+
+	irtor              bool // in IRTOR's recovery: restore the window at its end
+	keptCwnd, keptSsth float64
+}
+
+func init() {
+	Register("tdlrp", "newreno", func(params map[string]float64) (Variant, error) {
+		if _, err := variantParams("tdlrp", params, map[string]float64{}); err != nil {
+			return nil, err
+		}
+		return &TDLRP{Reno: Reno{name: "tdlrp"}}, nil
+	})
+	variantChecks["tdlrp"] = func(c *Config, bad func(string, string, ...any)) {
+		if !c.Timestamps {
+			bad("timestamps", "variant tdlrp needs timestamps: true (FRL, §4.1)")
+		}
+		if c.TSEcho != "latest" {
+			bad("ts_echo", "variant tdlrp needs ts_echo: latest (the receiver echoes the newest segment's TSval, §4.1)")
+		}
+	}
+}
+
+// OnAck implements Variant.
+func (t *TDLRP) OnAck(s *State, a *AckEvent) {
+	t.lastCW = a.CW
+	t.est.newAck(s, a)
+	RenoIncrease(s, a)
+}
+
+// OnDupAck implements Variant.
+func (t *TDLRP) OnDupAck(s *State, a *AckEvent) {
+	t.lastCW = a.CW
+	t.est.dupAck(s, a)
+}
+
+// OnLoss classifies by the CW mark of the third duplicate ACK.
+func (t *TDLRP) OnLoss(s *State, l *LossEvent) Response {
+	if l.CW {
+		return t.Reno.OnLoss(s, l)
+	}
+	return Response{Ssthresh: max(s.Ssthresh, s.Cwnd), Cwnd: s.Cwnd, Class: Wireless}
+}
+
+// OnDupAckInRecovery is FRL and IFR.
+func (t *TDLRP) OnDupAckInRecovery(s *State, a *AckEvent) Response {
+	if !a.HasTS || a.TSvalSent == 0 || a.TSecr < a.TSvalSent {
+		return Response{}
+	}
+	if !a.CW {
+		return Response{Retransmit: true, Class: Wireless}
+	}
+	r := Response{Retransmit: true, Class: Congestion}
+	if w := t.est.ownd(s); w > 0 {
+		r.Cwnd = w // eq. 7
+	} else {
+		r.Cwnd = s.HalfWindow() // no estimate yet
+	}
+	return r
+}
+
+// OnRecoveryExit restores the window IRTOR kept (the engine sets cwnd to
+// ssthresh on leaving recovery).
+func (t *TDLRP) OnRecoveryExit(s *State) {
+	t.est.credit = 0
+	if t.irtor {
+		t.irtor = false
+		s.Cwnd, s.Ssthresh = max(s.Cwnd, t.keptCwnd), t.keptSsth
+	}
+}
+
+// OnTimeout is IRTOR unless the last ACK was CW-marked.
+func (t *TDLRP) OnTimeout(s *State) Response {
+	t.est.credit = 0
+	if t.lastCW {
+		t.irtor = false
+		return t.Reno.OnTimeout(s)
+	}
+	t.irtor, t.keptCwnd, t.keptSsth = true, s.Cwnd, s.Ssthresh
+	return Response{KeepWindow: true, Class: Wireless}
+}
