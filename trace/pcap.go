@@ -210,6 +210,11 @@ func (c *Pcap) encodeTCP(p *network.Packet) {
 		ECE: p.Flags&network.FlagECE != 0, CWR: p.Flags&network.FlagCWR != 0,
 		Window: uint16(min(max(p.Wnd, 0), maxWindow)),
 	}
+	if p.Wnd <= 0 {
+		// tcplab leaves the window unset where it is not modelled; a
+		// zero would read as a zero-window probe to every tool.
+		t.Window = maxWindow
+	}
 	sport, rport := layers.TCPPort(SenderPortBase+int(p.Flow)), layers.TCPPort(ReceiverPort)
 	if sender {
 		t.SrcPort, t.DstPort = sport, rport
@@ -218,9 +223,6 @@ func (c *Pcap) encodeTCP(p *network.Packet) {
 		// plus one once its SYN (if any) is acknowledged.
 		if t.ACK {
 			t.Ack = isnR + 1
-		}
-		if p.Wnd == 0 {
-			t.Window = maxWindow // the sim does not model the sender's receive window
 		}
 	} else {
 		t.SrcPort, t.DstPort = rport, sport
