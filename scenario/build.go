@@ -22,6 +22,7 @@ type Run struct {
 	flows    []source
 	drops    *dropTrace
 	series   *seriesTrace
+	packets  *packetTraces
 }
 
 // source is what a flow's sender offers the runner; tcp.Flow and
@@ -72,6 +73,13 @@ func (s *Scenario) Build() (*Run, error) {
 		} else {
 			run.series = t
 		}
+	}
+	if len(r.errs) == 0 {
+		t, err := attachPacketTraces(s, net, run.flows)
+		if err != nil {
+			r.at(s.Trace.line, "trace", "%v", err)
+		}
+		run.packets = t
 	}
 	if err := r.err(); err != nil {
 		return nil, err
@@ -254,6 +262,9 @@ func (r *Run) Run() (*Result, error) {
 		if err := r.series.close(); err != nil {
 			return res, err
 		}
+	}
+	if err := r.packets.close(); err != nil {
+		return res, err
 	}
 	return res, nil
 }

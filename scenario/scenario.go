@@ -48,6 +48,9 @@ type TraceSpec struct {
 	// segment sent, ACK processed and timeout, with cwnd, ssthresh,
 	// flight, RTO, SRTT and the sequence numbers (metrics.SeriesHeader).
 	TCP string `yaml:"tcp"`
+	// Pcap and NS2 are packet traces of links (trace.go).
+	Pcap []PcapSpec `yaml:"pcap"`
+	NS2  *NS2Spec   `yaml:"ns2"`
 	origin
 }
 

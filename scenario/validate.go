@@ -93,6 +93,7 @@ func (s *Scenario) check(r *reporter) {
 	if s.Trace.has("drops") && s.Trace.Drops == "" {
 		r.at(s.Trace.lineOf("drops"), "trace.drops", "empty file name")
 	}
+	s.Trace.checkPackets(r, links)
 }
 
 // nodeRef resolves a reference to a node written under key.
