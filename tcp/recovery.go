@@ -33,9 +33,11 @@ func (s *Sender) onDupAck(ev *AckEvent) {
 	if s.rec == recOldTahoe {
 		return
 	}
-	// RFC 6582 §3.2 step 2 / ns-2 bug_fix_: no second fast retransmit for
-	// losses in a window already being recovered (after a timeout too).
-	allowed := s.una >= s.recover
+	// RFC 6582 §3.2 step 1 / ns-2 bug_fix_: fast retransmit only if the
+	// cumulative ACK covers more than recover (the highest byte sent when
+	// the last recovery or timeout began, s.recover-1): no second fast
+	// retransmit for losses in a window already being recovered.
+	allowed := s.una > s.recover
 	if s.rec == recReno && s.lastFR {
 		allowed = true // ns-2 Reno repeats fast retransmit within a window
 	}

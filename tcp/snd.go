@@ -75,6 +75,7 @@ func newSender(f *Flow, cc Variant, rec recoveryKind) *Sender {
 	s.rto.Init(f.net.Sched, s.onRTO)
 	s.rtt.init(f.Cfg.RTO)
 	s.backoff = 1
+	s.recover = -1 // below the first sequence number (RFC 6582: recover = ISS)
 	s.limit = math.MaxInt64
 	mss := float64(s.mss)
 	s.cwnd = f.Cfg.InitialWindow * mss
@@ -259,11 +260,18 @@ func (s *Sender) Receive(p *network.Packet) {
 	}
 	if !s.open {
 		if p.Ack >= 1 && s.cfg.Handshake != "none" {
-			// The SYN is acknowledged: sample its RTT unless it was resent.
+			// The SYN is acknowledged: sample its RTT unless it was resent
+			// (Karn). After a lost SYN the initial window is one segment
+			// (RFC 5681 §3.1), and a kept back-off waits for a fresh sample.
 			if s.stats.timeouts == 0 {
 				s.rtt.sample(s.net.Now()-s.synSent, s.synSent)
+				s.backoff = 1
+			} else {
+				s.cwnd = float64(s.mss)
+				if !s.cfg.KeepBackoff {
+					s.backoff = 1
+				}
 			}
-			s.backoff = 1
 			s.rto.Cancel()
 			s.net.Free(p)
 			s.established()
@@ -367,9 +375,13 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 // onRTO handles the expiry of the retransmission timer.
 func (s *Sender) onRTO() {
 	if !s.open {
-		// The SYN was lost: resend it with back-off.
+		// The SYN was lost: resend it with back-off. ns-2's timeout also
+		// halves ssthresh from the one-segment window of the SYN, to 2.
 		s.stats.timeouts++
 		s.backoff = s.rtt.backoff(s.backoff)
+		if s.cfg.SsthreshBasis == "cwnd" {
+			s.ssthresh = 2 * float64(s.mss)
+		}
 		s.sendSYN()
 		return
 	}
