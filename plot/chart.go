@@ -50,6 +50,9 @@ type Chart struct {
 	// Caption is drawn under the chart (what the models assume, how
 	// error bars are computed).
 	Caption string
+	// LegendBottomLeft moves the legend from the top right, where falling
+	// curves start, to the bottom left.
+	LegendBottomLeft bool
 	// Width and Height default to 16 cm × 11 cm.
 	Width, Height vg.Length
 }
@@ -174,7 +177,11 @@ func newPlot(c Chart) *plot.Plot {
 	p.Y.Label.TextStyle.Font.Size = vg.Points(12)
 	p.X.Tick.Label.Font.Size = vg.Points(10)
 	p.Y.Tick.Label.Font.Size = vg.Points(10)
-	p.Legend.Top = true
+	p.Legend.Top = !c.LegendBottomLeft
+	p.Legend.Left = c.LegendBottomLeft
+	if c.LegendBottomLeft {
+		p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(6)
+	}
 	p.Legend.TextStyle.Font.Size = vg.Points(10)
 	p.Legend.ThumbnailWidth = vg.Points(28)
 	p.Add(plotter.NewGrid())
@@ -184,7 +191,7 @@ func newPlot(c Chart) *plot.Plot {
 	}
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	if len(c.XTicks) > 0 {
 		var ts []plot.Tick
@@ -263,4 +270,31 @@ func wrap(s string, sty text.Style, width vg.Length) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// logTicks labels 1, 2, 3 and 5 times each power of ten: gonum's LogTicks
+// labels powers of ten only, which leaves a one-decade axis with a single
+// number.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	if lo <= 0 || hi <= lo {
+		return ts
+	}
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		d := math.Pow(10, e)
+		for m := 1; m < 10; m++ {
+			v := float64(m) * d
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 3 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'g', 4, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
 }
