@@ -31,6 +31,7 @@ type Cubic struct {
 	k         float64 // seconds to return to W_max (eq. 2)
 	origin    float64 // the plateau: W_max, or cwnd if above it
 	wEst      float64 // Reno-friendly estimate (eq. 4)
+	timedOut  bool    // no ACK since the last timeout
 }
 
 func init() {
@@ -50,8 +51,12 @@ func init() {
 // wCubic is eq. 1: the cubic window t seconds into the epoch.
 func (c *Cubic) wCubic(t float64) float64 { return c.c*math.Pow(t-c.k, 3) + c.origin }
 
+// OnDupAck implements Variant.
+func (c *Cubic) OnDupAck(*State, *AckEvent) { c.timedOut = false }
+
 // OnAck implements Variant.
 func (c *Cubic) OnAck(s *State, a *AckEvent) {
+	c.timedOut = false
 	if s.InSlowStart() {
 		RenoIncrease(s, a)
 		return
@@ -104,9 +109,14 @@ func (c *Cubic) OnLoss(s *State, _ *LossEvent) Response {
 }
 
 // OnTimeout: ssthresh as for a loss, cwnd one segment, and the next stage
-// starts with K = 0 from the window then (§4.8; Linux resets W_max).
+// starts with K = 0 from the window then (§4.8; Linux resets W_max). A
+// timeout with no ACK since the previous one (the backed-off retransmission
+// timed out too) keeps ssthresh, as Linux (tcp_enter_loss) and ns-3 do.
 func (c *Cubic) OnTimeout(s *State) Response {
-	ss := c.reduce(s)
-	c.wMax = 0
+	ss := s.Ssthresh
+	if !c.timedOut {
+		ss = c.reduce(s)
+	}
+	c.wMax, c.inEpoch, c.timedOut = 0, false, true
 	return Response{Ssthresh: ss, Cwnd: s.MSS, Class: Congestion}
 }

@@ -74,13 +74,13 @@ func (t *tabe) update(s *State, a *AckEvent, bytes float64) {
 	t.last = tn
 }
 
-// ownd is eq. 6 in bytes (whole segments, at least 2), or 0 without an
-// estimate yet.
+// ownd is eq. 6 in bytes (at least 2 segments), or 0 without an estimate
+// yet.
 func (t *tabe) ownd(s *State) float64 {
 	if t.rate == 0 {
 		return 0
 	}
-	return max(float64(int64(t.rate*s.SRTT.Seconds()/s.MSS)), 2) * s.MSS
+	return max(t.rate*s.SRTT.Seconds(), 2*s.MSS)
 }
 
 // OnAck implements Variant.

@@ -1,6 +1,10 @@
 package tcp
 
-import "tcplab/sim"
+import (
+	"math"
+
+	"tcplab/sim"
+)
 
 // Veno is TCP Veno (Fu & Liew, IEEE JSAC 21(2), 2003): Reno whose loss
 // response depends on the backlog N = Diff·BaseRTT (eq. 1-2 of the T-DLRP
@@ -59,7 +63,7 @@ func (v *Veno) OnAck(s *State, a *AckEvent) {
 	// Congestive state: one segment every other RTT (every other cwnd's
 	// worth of acknowledged bytes, as Linux).
 	v.ackedBytes += a.Acked
-	if v.ackedBytes >= s.Cwnd {
+	if v.ackedBytes >= math.Floor(s.Cwnd/s.MSS)*s.MSS {
 		v.ackedBytes = 0
 		if v.inc {
 			s.Cwnd += s.MSS
