@@ -329,8 +329,10 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 			s.backoff = 1
 		}
 	case "every_ack":
-		// The newest segment the ACK covers, if never retransmitted (Karn).
-		k := s.seg(ack - 1)
+		// The oldest segment the ACK covers, if never retransmitted (Karn;
+		// ns-3's RTT history works the same way). Sampling the newest one
+		// instead would time, after a hole is repaired, the whole wait.
+		k := s.seg(s.una)
 		if s.sb.has(k) {
 			if info := s.sb.at(k); info.retx == 0 {
 				ev.RTT = now - info.sentAt

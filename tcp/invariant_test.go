@@ -1,0 +1,154 @@
+package tcp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"tcplab/network"
+	"tcplab/sim"
+)
+
+// lossyBoth drops data and ACKs independently with probability p.
+type lossyBoth struct {
+	p float64
+	r *rand.Rand
+}
+
+func (b *lossyBoth) Drop(*network.Packet, sim.Time) network.DropCause {
+	if b.r.Float64() < b.p {
+		return network.ChannelError
+	}
+	return network.NotDropped
+}
+
+// Property test over many seeds, loss rates and every loss recovery: a
+// fixed-size transfer delivers every byte exactly once and in order, cwnd
+// never falls below one segment, and no ACK acknowledges unsent data.
+func TestInvariantsUnderRandomLoss(t *testing.T) {
+	seeds := 20
+	if testing.Short() {
+		seeds = 5
+	}
+	const size = 200 * 1000
+	for _, variant := range []string{"oldtahoe", "tahoe", "reno", "newreno", "sack"} {
+		for _, profile := range []string{"ns2", "ns3", "linux"} {
+			for _, p := range []float64{0.01, 0.05, 0.15} {
+				for seed := uint64(1); seed <= uint64(seeds); seed++ {
+					name := fmt.Sprintf("%s/%s/p=%g/seed=%d", variant, profile, p, seed)
+					cfg, _ := Profile(profile)
+					cfg.Variant, cfg.MSS, cfg.Window = variant, 1000, 40
+					if variant == "sack" {
+						cfg.SACK = true
+					}
+					n := network.New(seed)
+					a, b, c := n.AddNode("a"), n.AddNode("b"), n.AddNode("c")
+					q := func() network.Queue { return &network.DropTail{LimitPackets: 20} }
+					n.Connect("l1", a, b, network.LinkConfig{Bandwidth: 10e6, Delay: 5 * sim.Millisecond}, q)
+					ab, ba := n.Connect("l2", b, c, network.LinkConfig{Bandwidth: 2e6, Delay: 20 * sim.Millisecond}, q)
+					ab.Errors = &lossyBoth{p, sim.Stream(seed, "fwd")}
+					ba.Errors = &lossyBoth{p / 2, sim.Stream(seed, "rev")}
+					n.ComputeRoutes()
+					f, err := NewFlow(n, 0, "f", cfg, a, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f.SetLimit(size)
+					var bad string
+					f.SetProbe(func(s *Sample) {
+						switch {
+						case bad != "":
+						case s.Cwnd < float64(cfg.MSS):
+							bad = fmt.Sprintf("cwnd %.0f below one segment at %v", s.Cwnd, s.Time)
+						case s.Event == 'a' && s.Ack > s.High:
+							bad = fmt.Sprintf("ACK %d beyond the highest byte sent %d", s.Ack, s.High)
+						case f.Rcv.Delivered != f.Rcv.rcvNxt-f.Snd.dataStart:
+							bad = fmt.Sprintf("delivered %d bytes but the in-order point is %d", f.Rcv.Delivered, f.Rcv.rcvNxt-f.Snd.dataStart)
+						}
+					})
+					f.Start(0)
+					n.Run(2000 * sim.Second)
+					if bad != "" {
+						t.Fatalf("%s: %s", name, bad)
+					}
+					if f.Rcv.Delivered != size || f.done == 0 {
+						t.Fatalf("%s: delivered %d of %d bytes (done=%v)", name, f.Rcv.Delivered, size, f.done)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ns-3.37 defect 1 (anchors README): with the receiver's window exactly
+// full, a duplicate ACK made ns-3 build a zero-length segment and crash.
+// Here the window cap is hit while dupacks arrive; every segment sent
+// carries data and the transfer completes.
+func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
+	for _, profile := range []string{"ns2", "ns3"} {
+		t.Run(profile, func(t *testing.T) {
+			cfg, _ := Profile(profile)
+			cfg.MSS, cfg.Window, cfg.InitialWindow, cfg.DelAckCount = 1000, 8, 8, 1
+			cfg.Timestamps, cfg.RTTSampling = false, map[bool]string{true: "timed", false: "every_ack"}[profile == "ns2"]
+			n, f := dumbbell(t, 1, cfg, transmissions(1000, [2]int64{3, 1}, [2]int64{20, 1}, [2]int64{21, 1}))
+			f.SetLimit(100 * 1000)
+			full := 0
+			f.SetProbe(func(s *Sample) {
+				if s.Event == 's' && s.Seq >= s.High-1 && s.High-s.Una > 8*1000 {
+					t.Fatalf("sent beyond the window: una %d high %d", s.Una, s.High)
+				}
+				if s.Event == 'a' && s.High-s.Una == 8*1000 {
+					full++
+				}
+			})
+			empty := 0
+			n.OnDrop(func(*network.Packet, network.DropCause, *network.Link) {})
+			for _, l := range n.Links {
+				l.Tracer = tracerFunc(func(ev byte, _ *network.Link, p *network.Packet, _ sim.Time) {
+					if ev == '+' && p.Src == f.Src.ID && p.Payload == 0 && p.Flags&network.FlagSYN == 0 {
+						empty++
+					}
+				})
+			}
+			n.Run(60 * sim.Second)
+			if full == 0 {
+				t.Fatal("the window was never exactly full: the test does not reach the case")
+			}
+			if empty != 0 || f.Rcv.Delivered != 100*1000 {
+				t.Fatalf("%d empty segments sent, %d bytes delivered", empty, f.Rcv.Delivered)
+			}
+		})
+	}
+}
+
+type tracerFunc func(byte, *network.Link, *network.Packet, sim.Time)
+
+func (f tracerFunc) Trace(ev byte, l *network.Link, p *network.Packet, now sim.Time) { f(ev, l, p, now) }
+
+// ns-3.37 defect 2: without SACK, after the first RTO every new ACK made
+// ns-3 resend the new head segment while its original was still in
+// flight (15 313 retransmissions against ns-2's 226 in A, p=1%). Each
+// retransmission here is either of a lost segment or part of the one
+// go-back-N pass a timeout starts, so retransmissions stay within drops
+// plus one window per timeout, and few of them are spurious.
+func TestNoResendOfInFlightSegmentsAfterRTO(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		cfg, _ := Profile("ns3")
+		cfg.SACK, cfg.Timestamps, cfg.RTTSampling = false, false, "every_ack"
+		cfg.MSS, cfg.Window, cfg.InitialWindow, cfg.DelAckCount = 1024, 32, 2, 1
+		cfg.RTO.Min, cfg.RTO.Granularity = 200*sim.Millisecond, 10*sim.Millisecond
+		n, f := dumbbell(t, seed, cfg, &bernoulli{p: 0.01, r: sim.Stream(seed, "loss")})
+		n.Run(200 * sim.Second)
+		r := f.Result(n.Now())
+		drops := r.Dropped["channel_error"] + r.Dropped["queue_overflow"]
+		if r.Timeouts == 0 {
+			t.Fatalf("seed %d: no timeout, the case is not exercised", seed)
+		}
+		if limit := drops + r.Timeouts*32; r.RetransmittedPackets > limit {
+			t.Fatalf("seed %d: %d retransmissions for %d drops and %d timeouts (bound %d)", seed, r.RetransmittedPackets, drops, r.Timeouts, limit)
+		}
+		if r.SpuriousRetransmits > r.RetransmittedPackets/2 {
+			t.Fatalf("seed %d: %d of %d retransmissions were spurious", seed, r.SpuriousRetransmits, r.RetransmittedPackets)
+		}
+	}
+}
