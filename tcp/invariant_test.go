@@ -123,7 +123,9 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 
 type tracerFunc func(byte, *network.Link, *network.Packet, sim.Time)
 
-func (f tracerFunc) Trace(ev byte, l *network.Link, p *network.Packet, now sim.Time) { f(ev, l, p, now) }
+func (f tracerFunc) Trace(ev byte, l *network.Link, p *network.Packet, now sim.Time) {
+	f(ev, l, p, now)
+}
 
 // ns-3.37 defect 2: without SACK, after the first RTO every new ACK made
 // ns-3 resend the new head segment while its original was still in
