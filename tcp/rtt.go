@@ -19,6 +19,9 @@ type rttEstimator struct {
 	tSrtt, tRttvar int64
 	minRTT         sim.Time
 	lastRTT        sim.Time
+	// boot is the phase of the sender's clock against the tick grid
+	// (ns-2 draws boot_time_ uniformly in [0, tcpTick_) per agent).
+	boot sim.Time
 }
 
 func (e *rttEstimator) init(c RTOConfig) {
@@ -55,7 +58,7 @@ func (e *rttEstimator) sample(rtt, sentAt sim.Time) {
 // T_SRTT_BITS = 3 and T_RTTVAR_BITS = 2.
 func (e *rttEstimator) sampleNS2(rtt, sentAt sim.Time) {
 	g := e.cfg.Granularity
-	tickoff := sentAt % g
+	tickoff := (sentAt + e.boot) % g
 	t := int64((rtt + tickoff) / g)
 	if t < 1 {
 		t = 1

@@ -74,6 +74,9 @@ func newSender(f *Flow, cc Variant, rec recoveryKind) *Sender {
 	s := &Sender{f: f, net: f.net, cfg: &f.Cfg, cc: cc, rec: rec, mss: int64(f.Cfg.MSS)}
 	s.rto.Init(f.net.Sched, s.onRTO)
 	s.rtt.init(f.Cfg.RTO)
+	if f.Cfg.RTO.Policy == "ns2" {
+		s.rtt.boot = sim.Time(f.net.Stream("tcp/" + f.Name + "/clock").Int64N(int64(f.Cfg.RTO.Granularity)))
+	}
 	s.backoff = 1
 	s.recover = -1 // below the first sequence number (RFC 6582: recover = ISS)
 	s.limit = math.MaxInt64
