@@ -8,13 +8,23 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
+// examples lists the scenario files of examples/ (sweep files, named
+// sweep-*.yaml, describe grids over a scenario and are checked by the
+// experiment package).
 func examples(t testing.TB) []string {
-	files, err := filepath.Glob("../examples/*.yaml")
-	if err != nil || len(files) == 0 {
+	all, err := filepath.Glob("../examples/*.yaml")
+	if err != nil || len(all) == 0 {
 		t.Fatalf("no examples found: %v", err)
+	}
+	var files []string
+	for _, f := range all {
+		if !strings.HasPrefix(filepath.Base(f), "sweep-") {
+			files = append(files, f)
+		}
 	}
 	return files
 }

@@ -2,10 +2,12 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"tcplab/sim"
+	"tcplab/tcp"
 )
 
 // parseErrors parses src and returns its error lines; it fails the test if
@@ -194,7 +196,7 @@ flows:
       variant: renoo
       rto: {k: -1}
 `, []string{
-			`x.yaml:9: flows[f].transport.variant: unknown variant "renoo" (have [newreno oldtahoe reno sack tahoe])`,
+			`x.yaml:9: flows[f].transport.variant: unknown variant "renoo" (have ` + fmt.Sprint(tcp.VariantNames()) + `)`,
 			`x.yaml:10: flows[f].transport.rto.k: must be positive`,
 		}},
 	}
