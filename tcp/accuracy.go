@@ -40,7 +40,8 @@ import (
 //	n_* keys: the counts behind them (n_false_detections: Retransmit
 //	  responses while no fast retransmission of the head was lost).
 type accuracy struct {
-	log []Classification
+	keep bool // log every verdict (LogClassifications); the scores need no log
+	log  []Classification
 
 	ld, rto [3][3]int64 // [truth][verdict]
 	frLost  [3]int64    // lost fast retransmissions by true class
@@ -90,7 +91,9 @@ func (s *Sender) headTruth() LossClass {
 func (a *accuracy) fastRetransmit(s *Sender, verdict LossClass) {
 	t := s.headTruth()
 	a.ld[t][verdict]++
-	a.log = append(a.log, Classification{s.net.Now(), "fast_retransmit", s.una, verdict, t})
+	if a.keep {
+		a.log = append(a.log, Classification{s.net.Now(), "fast_retransmit", s.una, verdict, t})
+	}
 }
 
 // timeout scores the verdict given at a timeout; a lost fast retransmission
@@ -98,7 +101,9 @@ func (a *accuracy) fastRetransmit(s *Sender, verdict LossClass) {
 func (a *accuracy) timeout(s *Sender, verdict LossClass) {
 	t := s.headTruth()
 	a.rto[t][verdict]++
-	a.log = append(a.log, Classification{s.net.Now(), "timeout", s.una, verdict, t})
+	if a.keep {
+		a.log = append(a.log, Classification{s.net.Now(), "timeout", s.una, verdict, t})
+	}
 	a.pending = false
 }
 
@@ -124,7 +129,9 @@ func (a *accuracy) retransmitLost(s *Sender, r Response) {
 	} else {
 		a.falseDt++
 	}
-	a.log = append(a.log, Classification{s.net.Now(), "lost_retransmission", s.una, r.Class, t})
+	if a.keep {
+		a.log = append(a.log, Classification{s.net.Now(), "lost_retransmission", s.una, r.Class, t})
+	}
 }
 
 // report is the flow's accuracy map (metrics.Flow.Accuracy).
@@ -162,6 +169,10 @@ func (a *accuracy) report() map[string]float64 {
 	return m
 }
 
+// LogClassifications makes the flow keep every verdict with its ground
+// truth (off by default: the log grows with every loss event).
+func (f *Flow) LogClassifications() { f.Snd.acc.keep = true }
+
 // Classifications returns the flow's logged verdicts with their ground
-// truth, in time order.
+// truth, in time order (LogClassifications must be on).
 func (f *Flow) Classifications() []Classification { return f.Snd.acc.log }

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -82,4 +83,33 @@ func TestCleanPathDeliversLineRate(t *testing.T) {
 	if r.Timeouts != 0 || r.RetransmittedPackets != 0 {
 		t.Fatalf("clean path: %d timeouts, %d retransmissions", r.Timeouts, r.RetransmittedPackets)
 	}
+}
+
+// dumbbellN builds scenario C of the anchors: nflows sources and sinks
+// around a bottleneck of bw bit/s with loss p, flow i starting at
+// i·stagger.
+func dumbbellN(t testing.TB, seed uint64, nflows int, bw float64, p float64, mk func() Config, stagger sim.Time) (*network.Net, []*Flow) {
+	n := network.New(seed)
+	r1, r2 := n.AddNode("R1"), n.AddNode("R2")
+	q := func() network.Queue { return &network.DropTail{LimitPackets: 50} }
+	ab, _ := n.Connect("bn", r1, r2, network.LinkConfig{Bandwidth: bw, Delay: 50 * sim.Millisecond}, q)
+	ab.Errors = &bernoulli{p: p, r: sim.Stream(seed, "loss")}
+	var fl []*Flow
+	var ss, ds []*network.Node
+	for i := 0; i < nflows; i++ {
+		s, d := n.AddNode(fmt.Sprint("S", i)), n.AddNode(fmt.Sprint("D", i))
+		n.Connect(fmt.Sprint("a", i), s, r1, network.LinkConfig{Bandwidth: 100e6, Delay: sim.Millisecond}, q)
+		n.Connect(fmt.Sprint("b", i), r2, d, network.LinkConfig{Bandwidth: 100e6, Delay: sim.Millisecond}, q)
+		ss, ds = append(ss, s), append(ds, d)
+	}
+	n.ComputeRoutes()
+	for i := 0; i < nflows; i++ {
+		f, err := NewFlow(n, int32(i), fmt.Sprint("f", i), mk(), ss[i], ds[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Start(sim.Time(i) * stagger)
+		fl = append(fl, f)
+	}
+	return n, fl
 }

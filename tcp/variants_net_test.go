@@ -34,6 +34,7 @@ func TestLostFastRetransmissionOnDumbbell(t *testing.T) {
 				seq := 1 + seg*1024 // data starts at 1 after the SYN
 				drops := &dropSeqs{want: map[[2]int64]bool{{seq, 1}: true, {seq, 2}: true}, seen: map[int64]int64{}}
 				n, f := dumbbell(t, 1, cfg, drops)
+				f.LogClassifications()
 				n.Run(30 * sim.Second)
 				r := f.Result(n.Now())
 				if r.FastRetransmits == 0 || drops.seen[seq] < 3 {

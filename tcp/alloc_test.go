@@ -1,0 +1,32 @@
+package tcp
+
+import (
+	"testing"
+
+	"tcplab/sim"
+)
+
+// TestSteadyStateDoesNotAllocate: once windows, rings and pools have grown
+// to their working size, simulating more time allocates nothing — packets,
+// events, ACK events and scoreboard entries are all reused.
+func TestSteadyStateDoesNotAllocate(t *testing.T) {
+	for _, variant := range []string{"newreno", "sack"} {
+		t.Run(variant, func(t *testing.T) {
+			mk := func() Config {
+				c := ns2Config(t, variant, 1000, 64)
+				c.SACK = variant == "sack"
+				return c
+			}
+			n, _ := dumbbellN(t, 1, 10, 6e6, 0.02, mk, 100*sim.Millisecond)
+			end := 30 * sim.Second
+			n.Run(end) // warm up
+			allocs := testing.AllocsPerRun(3, func() {
+				end += 10 * sim.Second
+				n.Run(end)
+			})
+			if allocs > 0 {
+				t.Fatalf("%.0f allocations per 10 simulated seconds in steady state", allocs)
+			}
+		})
+	}
+}
