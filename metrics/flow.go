@@ -30,9 +30,12 @@ type Flow struct {
 	// SpuriousRetransmits counts retransmissions whose original had
 	// already reached the receiver (ground truth).
 	SpuriousRetransmits int64 `json:"spurious_retransmits"`
-	// SpuriousTimeouts counts timeouts after which the receiver turned out
-	// to hold every outstanding segment (ground truth).
+	// SpuriousTimeouts counts timeouts whose head segment was not lost,
+	// only late (ground truth).
 	SpuriousTimeouts int64 `json:"spurious_timeouts"`
+	// SpuriousTimeoutsDetected counts timeouts the sender's F-RTO or Eifel
+	// detection declared spurious.
+	SpuriousTimeoutsDetected int64 `json:"spurious_timeouts_detected"`
 	// Dropped counts this flow's lost packets by cause.
 	Dropped map[string]int64 `json:"dropped"`
 	// CompletionSeconds is when a fixed-size transfer finished (0 if not).

@@ -115,6 +115,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		TimeoutsAfterLostFastRetransmit: s.stats.toAfterLostFR,
 		SpuriousRetransmits:             f.Rcv.SpuriousRetx,
 		SpuriousTimeouts:                s.stats.spuriousTimeouts,
+		SpuriousTimeoutsDetected:        s.spur.detected,
 		Dropped:                         map[string]int64{},
 	}
 	if f.Cfg.SACK && f.Cfg.Variant != "sack" {

@@ -140,5 +140,22 @@ func (e *rttEstimator) backoff(b int) int {
 	return b
 }
 
+// lateSample takes the RTT of a segment whose timeout was spurious (RFC
+// 4015 §3 step 4): the estimator must cover at least that delay, so SRTT
+// and RTTVAR grow to the sample and half of it if they were smaller.
+func (e *rttEstimator) lateSample(rtt sim.Time) {
+	r := rtt.Seconds()
+	e.srtt = max(e.srtt, r)
+	e.rttvar = max(e.rttvar, r/2)
+	if e.cfg.Policy == "ns2" {
+		t := int64(rtt / e.cfg.Granularity)
+		e.tSrtt = max(e.tSrtt, t<<3)
+		e.tRttvar = max(e.tRttvar, t<<1)
+	}
+	if e.samples == 0 {
+		e.samples = 1
+	}
+}
+
 // SRTT is the smoothed RTT.
 func (e *rttEstimator) SRTT() sim.Time { return sim.FromSeconds(e.srtt) }

@@ -18,6 +18,7 @@ type segInfo struct {
 	// Ground truth, from the network's drop records.
 	lastDrop network.DropCause // cause of the last loss of this segment
 	lostFR   bool              // a fast retransmission of it was lost
+	lostLast bool              // its latest transmission was dropped
 }
 
 // scoreboard holds segInfo for segments [base, base+n) by segment number.

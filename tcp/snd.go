@@ -57,6 +57,7 @@ type Sender struct {
 
 	ev    AckEvent  // reused for every ACK (no allocation per packet)
 	loss  LossEvent // reused for every loss
+	spur  spuriousState
 	stats senderStats
 	acc   accuracy // verdicts scored against ground truth (accuracy.go)
 }
@@ -195,6 +196,7 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 	}
 	info.sentAt = now
 	info.tsval = p.TSval
+	info.lostLast = false
 	s.stats.sentPackets++
 	s.stats.sentBytes += int64(p.Size)
 	if end > s.high {
@@ -301,6 +303,9 @@ func (s *Sender) onAck(p *network.Packet) {
 	if s.rec == recSACK && p.NSack > 0 {
 		s.markSACK(p)
 	}
+	if s.spur.eifel || s.spur.frto != 0 {
+		s.spuriousOnAck(ack, p.HasTS, p.TSecr)
+	}
 	switch {
 	case ack > s.una:
 		s.onNewAck(p, ev)
@@ -403,10 +408,13 @@ func (s *Sender) onRTO() {
 			s.stats.toAfterLostFR++
 		}
 	}
-	if s.f.Rcv.rcvNxt >= s.high {
+	// Ground truth: the timeout is spurious if the head segment's latest
+	// transmission was not lost (it, or its ACK, was only late).
+	if s.sb.has(k) && !s.sb.at(k).lostLast {
 		s.stats.spuriousTimeouts++
 	}
 	s.sync()
+	flightBefore, ssthreshBefore := s.st.Flight, s.ssthresh
 	r := s.cc.OnTimeout(&s.st)
 	s.apply()
 	s.classify(r.Class)
@@ -436,11 +444,25 @@ func (s *Sender) onRTO() {
 	for k := s.seg(s.una); s.sb.has(k); k++ {
 		s.sb.at(k).rxRecov = false
 	}
+	sentBefore := sim.Time(0)
+	if s.sb.has(s.seg(s.una)) {
+		sentBefore = s.sb.at(s.seg(s.una)).sentAt
+	}
 	s.nxt = s.una
 	s.restartTimer()
 	seq := s.nxt
 	s.nxt = s.segEnd(seq)
 	s.sendSeg(seq, false)
+	if s.cfg.Spurious != "none" {
+		ts := int64(0)
+		if s.sb.has(s.seg(seq)) {
+			ts = s.sb.at(s.seg(seq)).tsval
+		}
+		if s.spuriousOnRTO(flightBefore, ssthreshBefore, sentBefore, ts) {
+			s.nxt = s.high // F-RTO: hold the go-back-N until the ACKs decide
+			return
+		}
+	}
 	s.trySend()
 }
 
@@ -455,6 +477,9 @@ func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
 	}
 	info := s.sb.at(k)
 	info.lastDrop = cause
+	if p.SentAt == info.sentAt {
+		info.lostLast = true
+	}
 	if p.FastRetx {
 		info.lostFR = true
 		s.stats.lostFR++

@@ -1,0 +1,112 @@
+package tcp
+
+import "tcplab/sim"
+
+// Spurious-timeout detection and response. A timeout is spurious when the
+// segments were not lost but only late (a delay spike, a route change):
+// going back N then resends a whole window the receiver already holds and
+// needlessly collapses cwnd.
+//
+//   - F-RTO (RFC 5682 §2): after the timeout retransmission, hold back the
+//     go-back-N. If the first ACK advances SND.UNA (below recover), send
+//     two new segments; if the second ACK advances SND.UNA again, segments
+//     never retransmitted are being acknowledged: the timeout was spurious.
+//     A duplicate ACK at either step means a genuine loss.
+//   - Eifel detection (RFC 3522 §3.2, needs timestamps): if the first ACK
+//     after the timeout acknowledges the retransmitted segment but echoes a
+//     timestamp older than the retransmission's, it was sent for the
+//     original: the timeout was spurious.
+//
+// The response to a spurious timeout is RFC 4015's Eifel response: restore
+// ssthresh to what it was (pipe_prev), set cwnd to FlightSize plus what the
+// ACK acknowledged (at most the initial window), undo the back-off and go
+// on with new data instead of going back N.
+
+type spuriousState struct {
+	frto     int      // F-RTO step awaiting an ACK: 0 (off), 2 or 3
+	eifelTS  int64    // TSval of the timeout retransmission (RetransmitTS)
+	eifel    bool     // Eifel awaits the first ACK after the timeout
+	pipePrev float64  // max(FlightSize, ssthresh) before the timeout (RFC 4015 §3)
+	sentPrev sim.Time // when the head segment was sent before the timeout
+	detected int64    // timeouts found spurious
+}
+
+// spuriousOnRTO arms detection; it reports whether the go-back-N must be
+// held back (F-RTO sends only the head segment until the ACKs decide).
+func (s *Sender) spuriousOnRTO(flightBefore, ssthreshBefore float64, sentBefore sim.Time, tsval int64) bool {
+	sp := &s.spur
+	sp.pipePrev = max(flightBefore, ssthreshBefore)
+	sp.sentPrev = sentBefore
+	switch s.cfg.Spurious {
+	case "frto":
+		sp.frto = 2
+		return true
+	case "eifel":
+		sp.eifel, sp.eifelTS = true, tsval
+	}
+	return false
+}
+
+// spuriousOnAck runs the detection on an ACK before the engine processes
+// it as usual.
+func (s *Sender) spuriousOnAck(ack int64, hasTS bool, tsecr int64) {
+	sp := &s.spur
+	switch {
+	case sp.eifel:
+		sp.eifel = false
+		if ack > s.una && hasTS && tsecr < sp.eifelTS {
+			s.spuriousResponse(ack)
+		}
+	case sp.frto == 2:
+		if ack > s.una && ack < s.recover {
+			// Step 2b: two new segments probe whether the rest arrived.
+			sp.frto = 3
+			s.probeNew(2)
+			return
+		}
+		sp.frto = 0
+		s.goBackN() // step 2a: conventional recovery
+	case sp.frto == 3:
+		sp.frto = 0
+		if ack > s.una {
+			s.spuriousResponse(ack) // step 3b
+			return
+		}
+		// Step 3a: a duplicate ACK, the timeout was genuine.
+		s.cwnd = min(s.cwnd, 3*float64(s.mss))
+		s.goBackN()
+	}
+}
+
+// probeNew sends up to n new segments whatever cwnd says, within the
+// receiver's window (RFC 5682 §2 step 2b).
+func (s *Sender) probeNew(n int) {
+	for ; n > 0 && s.high < s.limit && !s.stopped; n-- {
+		if s.window > 0 && s.segEnd(s.high)-s.una > int64(s.window) {
+			return
+		}
+		seq := s.high
+		s.nxt = s.segEnd(seq)
+		s.sendSeg(seq, false)
+	}
+}
+
+// goBackN resumes the conventional recovery held back by F-RTO.
+func (s *Sender) goBackN() {
+	// The head segment was already retransmitted at the timeout.
+	if next := s.segEnd(s.una); s.nxt > next {
+		s.nxt = next
+	}
+}
+
+// spuriousResponse is RFC 4015 §3 steps (4)-(5).
+func (s *Sender) spuriousResponse(ack int64) {
+	s.spur.detected++
+	acked := float64(ack - s.una)
+	flight := float64(s.high - ack)
+	s.ssthresh = s.spur.pipePrev
+	s.cwnd = max(flight+min(acked, s.cfg.InitialWindow*float64(s.mss)), float64(s.mss))
+	s.rtt.lateSample(s.net.Now() - s.spur.sentPrev)
+	s.backoff = 1
+	s.nxt = s.high // new data, no go-back-N
+}
