@@ -66,13 +66,14 @@ func (l *Link) Enqueue(p *Packet) {
 	if l.Tracer != nil {
 		l.Tracer.Trace('+', l, p, now)
 	}
+	l.catchUp(now)
 	if c := l.Queue.Enqueue(p, now); c != NotDropped {
 		l.drop(p, c)
 		return
 	}
 	if l.busyUntil <= now {
 		l.startTx(now)
-	} else if !l.txDone.Armed() {
+	} else if l.eager() && !l.txDone.Armed() {
 		l.txDone.Arm(l.busyUntil)
 	}
 }
@@ -84,26 +85,42 @@ func (l *Link) drop(p *Packet, c DropCause) {
 	l.net.Drop(p, c, l)
 }
 
-// startTx takes the head of the queue onto the wire. The packet goes
-// straight into the pipe with its arrival time; a transmitter event is
-// scheduled only if more packets wait, so an uncongested hop costs one
-// event per packet (its arrival), not two.
-func (l *Link) startTx(now sim.Time) {
-	p := l.Queue.Dequeue(now)
+// eager reports whether each transmission start needs its own event. With
+// a constant delay and no tracer it does not: the packet on the wire
+// arrives at end+delay, and the next one, starting at end, arrives later
+// still, so starting it when the first one arrives (or when the next
+// packet is enqueued, whichever comes first) is never too late. That makes
+// every hop cost one event per packet. A delay process may shorten the
+// delay, and a tracer wants its lines in time order: both keep the
+// transmitter's own event.
+func (l *Link) eager() bool { return l.DelayProc != nil || l.Tracer != nil }
+
+// catchUp starts, at their own times, the transmissions that were due by
+// now, so the queue holds exactly what it would hold at now.
+func (l *Link) catchUp(now sim.Time) {
+	for l.busyUntil <= now && l.Queue.Len() > 0 {
+		l.startTx(l.busyUntil)
+	}
+}
+
+// startTx takes the head of the queue onto the wire at time at. The
+// packet goes straight into the pipe with its arrival time.
+func (l *Link) startTx(at sim.Time) {
+	p := l.Queue.Dequeue(at)
 	if p == nil {
 		return
 	}
 	l.Stats.TxPackets++
 	l.Stats.TxBytes += int64(p.Size)
 	if l.Tracer != nil {
-		l.Tracer.Trace('-', l, p, now)
+		l.Tracer.Trace('-', l, p, at)
 	}
 	if p.Size != l.txSize {
 		// Most packets of a link have one of two sizes (data, ACK): cache
 		// the last serialization time instead of dividing every time.
 		l.txSize, l.txTime = p.Size, sim.TxTime(int(p.Size), l.Bandwidth)
 	}
-	end := now + l.txTime
+	end := at + l.txTime
 	l.busyUntil = end
 	d := l.Delay
 	if l.DelayProc != nil {
@@ -112,12 +129,13 @@ func (l *Link) startTx(now sim.Time) {
 	if l.pipe.push(p, end+d) {
 		l.arrive.Arm(end + d) // new head
 	}
-	if l.Queue.Len() > 0 {
-		l.txDone.Arm(end)
-	} else {
+	switch {
+	case l.Queue.Len() == 0:
 		// Tell the queue the transmitter idles from end (RED's idle-time
 		// decay); a packet arriving before then simply clears it.
 		l.Queue.Dequeue(end)
+	case l.eager():
+		l.txDone.Arm(end)
 	}
 }
 
@@ -125,6 +143,7 @@ func (l *Link) onTxDone() { l.startTx(l.net.Sched.Now()) }
 
 func (l *Link) onArrive() {
 	now := l.net.Sched.Now()
+	l.catchUp(now)
 	for l.pipe.n > 0 && l.pipe.headAt() <= now {
 		p := l.pipe.pop()
 		if l.Errors != nil {
