@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -17,9 +19,10 @@ import (
 )
 
 var runFlags struct {
-	seed   uint64
-	sets   []string
-	format string
+	seed       uint64
+	sets       []string
+	format     string
+	cpuprofile string
 }
 
 var runCmd = &cobra.Command{
@@ -52,6 +55,18 @@ Exit status: 0 on success, 2 for a bad scenario or flag, 1 for an internal failu
 		if cmd.Flags().Changed("seed") {
 			s.Seed = runFlags.seed
 		}
+		if runFlags.cpuprofile != "" {
+			// Where the time goes: go tool pprof tcplab FILE.
+			f, err := os.Create(runFlags.cpuprofile)
+			if err != nil {
+				return badInput(err)
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		}
 		res, err := runScenario(s)
 		if err != nil {
 			return err
@@ -65,6 +80,7 @@ func init() {
 	f.Uint64Var(&runFlags.seed, "seed", 0, "random seed (overrides the scenario's seed)")
 	f.StringArrayVar(&runFlags.sets, "set", nil, "override a scenario field: PATH=VALUE (repeatable)")
 	f.StringVar(&runFlags.format, "format", "table", "output format: table, json or csv")
+	f.StringVar(&runFlags.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	rootCmd.AddCommand(runCmd)
 }
 
