@@ -108,7 +108,10 @@ func TestSweepResumesAfterKill9(t *testing.T) {
 	}
 	dir := t.TempDir()
 	db := filepath.Join(dir, "killed.db")
-	cmd := exec.Command(tcplabBinary(t), "sweep", smallSweep, "--out", db, "--progress", "none")
+	// Runs long enough (400 s simulated each) that the kill lands mid-sweep
+	// however fast the machine.
+	slow := "duration=400s"
+	cmd := exec.Command(tcplabBinary(t), "sweep", smallSweep, "--set", slow, "--out", db, "--progress", "none")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +139,7 @@ func TestSweepResumesAfterKill9(t *testing.T) {
 	if before == 0 || before >= smallRuns {
 		t.Fatalf("%d runs stored at the kill: the test needs a partial sweep", before)
 	}
-	out := runTcplab(t, nil, "sweep", smallSweep, "--out", db, "--resume", "--progress", "none")
+	out := runTcplab(t, nil, "sweep", smallSweep, "--set", slow, "--out", db, "--resume", "--progress", "none")
 	if !strings.Contains(out, "already there") {
 		t.Fatalf("resume output: %s", out)
 	}
@@ -151,7 +154,7 @@ func TestSweepResumesAfterKill9(t *testing.T) {
 		t.Fatalf("%d metric rows, want %d (duplicates?)", n, 4*smallRuns)
 	}
 	clean := filepath.Join(dir, "clean.db")
-	runTcplab(t, nil, "sweep", smallSweep, "--out", clean, "--progress", "none")
+	runTcplab(t, nil, "sweep", smallSweep, "--set", slow, "--out", clean, "--progress", "none")
 	if storeDump(t, db) != storeDump(t, clean) {
 		t.Fatal("killed-and-resumed store differs from an uninterrupted one")
 	}
