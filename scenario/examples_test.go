@@ -3,7 +3,6 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,23 +36,10 @@ func TestEveryExampleValidates(t *testing.T) {
 	}
 }
 
-// runOrSkip runs s, skipping the test while the tcp package is a stub
-// (its constructors panic "not yet").
-func runOrSkip(t *testing.T, s *Scenario) *Result {
+// runOrFail runs s and fails the test on an error.
+func runOrFail(t *testing.T, s *Scenario) *Result {
 	t.Helper()
-	var res *Result
-	var err error
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				if fmt.Sprint(p) == "not yet" {
-					t.Skip("tcp.NewFlow is not implemented yet")
-				}
-				panic(p)
-			}
-		}()
-		res, err = s.Run()
-	}()
+	res, err := s.Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +51,7 @@ func TestCBRExampleDeliversTheBottleneckRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runOrSkip(t, s)
+	res := runOrFail(t, s)
 	if len(res.Flows) != 1 {
 		t.Fatalf("%d flows", len(res.Flows))
 	}
@@ -100,7 +86,7 @@ func TestAnchorExamplesRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := runOrSkip(t, s)
+			res := runOrFail(t, s)
 			for _, f := range res.Flows {
 				if f.GoodputBps <= 0 || f.DeliveredBytes <= 0 {
 					t.Errorf("flow %s delivered nothing: %+v", f.ID, f)
@@ -118,7 +104,7 @@ func resultJSON(t *testing.T, file string, sets []string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runOrSkip(t, s)
+	res := runOrFail(t, s)
 	res.WallSeconds = 0
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
@@ -153,7 +139,7 @@ func TestDropTraceRecordsEveryDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runOrSkip(t, s)
+	res := runOrFail(t, s)
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)

@@ -129,10 +129,10 @@ var profiles = map[string]Config{
 		RTTSampling: "every_ack", RestartTimerOnFastRetransmit: false, KeepBackoff: false,
 		Spurious: "none",
 	},
-	// A modern Linux sender: IW 10 (RFC 6928), SACK, timestamps, 200 ms
-	// minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
+	// A modern Linux sender: CUBIC, IW 10 (RFC 6928), SACK, timestamps,
+	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
 	"linux": {
-		Profile: "linux", Variant: "newreno", SACK: true, MSS: 1448, HeaderBytes: 40, OptionBytes: true,
+		Profile: "linux", Variant: "cubic", SACK: true, MSS: 1448, HeaderBytes: 40, OptionBytes: true,
 		InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", ByteCounting: true, DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
