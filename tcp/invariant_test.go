@@ -101,11 +101,16 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 					full++
 				}
 			})
-			empty := 0
+			empty, dataSeen := 0, false // the handshake's pure ACK precedes the data
 			n.OnDrop(func(*network.Packet, network.DropCause, *network.Link) {})
 			for _, l := range n.Links {
-				l.Tracer = tracerFunc(func(ev byte, _ *network.Link, p *network.Packet, _ sim.Time) {
-					if ev == '+' && p.Src == f.Src.ID && p.Payload == 0 && p.Flags&network.FlagSYN == 0 {
+				l.Tracer = tracerFunc(func(ev byte, l *network.Link, p *network.Packet, _ sim.Time) {
+					if ev != '+' || l.From != f.Src || p.Src != f.Src.ID {
+						return
+					}
+					if p.Payload > 0 {
+						dataSeen = true
+					} else if dataSeen {
 						empty++
 					}
 				})

@@ -135,6 +135,19 @@ func (s *Sender) established() {
 	s.open = true
 	s.una, s.nxt, s.high = s.dataStart, s.dataStart, s.dataStart
 	s.sb.base = 0
+	if s.cfg.Handshake == "3way" {
+		// The third segment of the handshake: a pure ACK of the SYN-ACK
+		// (RFC 9293 §3.5), sent before the first data as ns-3 and real
+		// stacks do.
+		p := s.packet()
+		p.Flags = network.FlagACK
+		p.Seq, p.Ack = s.dataStart, 1
+		p.Size = int32(s.cfg.HeaderBytes)
+		if s.cfg.Timestamps && s.cfg.OptionBytes {
+			p.Size += 12
+		}
+		s.f.Src.Send(p)
+	}
 	s.trySend()
 }
 
