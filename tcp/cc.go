@@ -51,9 +51,12 @@ type State struct {
 	InRecovery bool
 	// ByteCounting: grow by bytes acked in slow start (RFC 3465).
 	ByteCounting bool
-	Una          int64 // oldest unacknowledged sequence number
-	Nxt          int64 // next sequence number to send
-	High         int64 // highest sequence number sent + 1
+	// SlowStartCarry: an ACK covering more segments than slow start uses
+	// also makes one congestion-avoidance increment (ns-3).
+	SlowStartCarry bool
+	Una            int64 // oldest unacknowledged sequence number
+	Nxt            int64 // next sequence number to send
+	High           int64 // highest sequence number sent + 1
 	// halfBasis is the quantity a loss halves, per Config.SsthreshBasis.
 	halfBasis float64
 	ns2Floor  bool

@@ -32,13 +32,32 @@ type Config struct {
 	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
 	// than by one segment per ACK (ns-2, ns-3 NewReno).
 	ByteCounting bool `yaml:"byte_counting"`
+	// SlowStartCarry: an ACK that acknowledges more segments than slow
+	// start uses also makes one congestion-avoidance increment when it
+	// takes cwnd to ssthresh (ns-3's TcpNewReno::IncreaseWindow).
+	SlowStartCarry bool `yaml:"slow_start_carry"`
 	// RecoveryExit is what the ACK ending fast recovery does to cwnd:
 	// "ssthresh" (RFC 5681 §3.2 step 6, RFC 6582: deflate to ssthresh, no
-	// growth on that ACK) or "grow" (ns-2.35: keep the halved cwnd_ and
-	// open it as on any new ACK).
-	RecoveryExit    string `yaml:"recovery_exit"`
-	DupThresh       int    `yaml:"dupthresh"`        // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
-	LimitedTransmit bool   `yaml:"limited_transmit"` // RFC 3042
+	// growth on that ACK), "ssthresh_grow" (ns-3.37: deflate, then open as
+	// on any new ACK) or "grow" (ns-2.35: keep the halved cwnd_ and open it).
+	RecoveryExit string `yaml:"recovery_exit"`
+	// LossExitNoGrowth: the ACK that completes the repair after a timeout
+	// (reaches recover) does not open cwnd (ns-3.37 leaving CA_LOSS).
+	LossExitNoGrowth bool `yaml:"loss_exit_no_growth"`
+	// PartialAckRestart: which partial ACKs in fast recovery restart the
+	// retransmission timer: "first" (RFC 6582 §4's impatient variant, ns-2
+	// and ns-3) or "every" (RFC 6298 §5.3, Linux).
+	PartialAckRestart string `yaml:"partial_ack_restart"`
+	DupThresh         int    `yaml:"dupthresh"` // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
+	// RecoverInclusive allows a new fast retransmit once the cumulative ACK
+	// reaches recover (ns-3), not only once it passes it (RFC 6582 §3.2
+	// "covers more than recover", ns-2's bug_fix_).
+	RecoverInclusive bool `yaml:"recover_inclusive"`
+	// PipeKeepsSackedRetx counts a retransmitted segment in the pipe even
+	// after it is SACKed (ns-3.37's BytesInFlight keeps its retransmission
+	// flag); RFC 6675 §4 counts only segments not SACKed.
+	PipeKeepsSackedRetx bool `yaml:"pipe_keeps_sacked_retx"`
+	LimitedTransmit     bool `yaml:"limited_transmit"` // RFC 3042
 	// LimitedTransmitGoBackN lets limited transmit also send the
 	// go-back-N retransmission at SND.NXT after a timeout, not only new
 	// data (ns-2.35's send_one on the first dupacks).
@@ -59,6 +78,16 @@ type Config struct {
 	// header-only SYN as packet 0, acknowledged by the sink, no SYN-ACK) or
 	// "3way" (SYN, SYN-ACK, ACK as ns-3 and real stacks).
 	Handshake string `yaml:"handshake"`
+	// SynTimeout is the SYN's retransmission timeout (ns-3's ConnTimeout,
+	// 3 s); 0 uses rto.initial (RFC 6298 §2.1).
+	SynTimeout sim.Time `yaml:"syn_timeout"`
+	// SynLossIW1 starts from one segment after a lost SYN (RFC 5681 §3.1,
+	// ns-2); ns-3.37 keeps its initial window.
+	SynLossIW1 bool `yaml:"syn_loss_iw1"`
+	// SynRTTFromFirst times the handshake from the first SYN even when it
+	// was retransmitted (ns-3.37; a Karn violation that leaves a large RTO
+	// after a lost SYN).
+	SynRTTFromFirst bool `yaml:"syn_rtt_from_first"`
 
 	RTO RTOConfig `yaml:"rto"`
 
@@ -104,9 +133,9 @@ var profiles = map[string]Config{
 	// until a fresh sample, ssthresh from min(cwnd, window_).
 	"ns2": {
 		Profile: "ns2", Variant: "newreno", MSS: 1000, HeaderBytes: 40,
-		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", RecoveryExit: "grow", DupThresh: 3,
+		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", RecoveryExit: "grow", PartialAckRestart: "first", DupThresh: 3,
 		LimitedTransmit: true, LimitedTransmitGoBackN: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
-		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn",
+		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn", SynLossIW1: true,
 		RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
 			Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 		RTTSampling: "timed", RestartTimerOnFastRetransmit: true, KeepBackoff: true,
@@ -120,10 +149,11 @@ var profiles = map[string]Config{
 	// ns-3's default congestion control is CUBIC; this profile uses NewReno
 	// until CUBIC is selected with variant.
 	"ns3": {
-		Profile: "ns3", Variant: "newreno", SACK: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
-		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", DupThresh: 3,
+		Profile: "ns3", Variant: "newreno", SACK: true, SlowStartCarry: true, RecoverInclusive: true, PipeKeepsSackedRetx: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
+		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh_grow", LossExitNoGrowth: true, PartialAckRestart: "first", DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
+		SynTimeout: 3 * sim.Second, SynRTTFromFirst: true,
 		RTO: RTOConfig{Policy: "rfc6298", Min: sim.Second, Max: 60 * sim.Second,
 			Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 		RTTSampling: "every_ack", RestartTimerOnFastRetransmit: false, KeepBackoff: false,
@@ -133,9 +163,9 @@ var profiles = map[string]Config{
 	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
 	"linux": {
 		Profile: "linux", Variant: "cubic", SACK: true, MSS: 1448, HeaderBytes: 40, OptionBytes: true,
-		InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", ByteCounting: true, DupThresh: 3,
+		InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", PartialAckRestart: "every", ByteCounting: true, DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond,
-		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
+		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way", SynLossIW1: true,
 		RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
 			Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 		RTTSampling: "timestamps", RestartTimerOnFastRetransmit: true, KeepBackoff: false,

@@ -134,28 +134,46 @@ func (f tracerFunc) Trace(ev byte, l *network.Link, p *network.Packet, now sim.T
 
 // ns-3.37 defect 2: without SACK, after the first RTO every new ACK made
 // ns-3 resend the new head segment while its original was still in
-// flight (15 313 retransmissions against ns-2's 226 in A, p=1%). Each
-// retransmission here is either of a lost segment or part of the one
-// go-back-N pass a timeout starts, so retransmissions stay within drops
-// plus one window per timeout, and few of them are spurious.
+// flight, and the state never cleared (15 313 retransmissions against
+// ns-2's 226 in A, p=1%; about 75 a second after the first RTO). Here
+// every retransmission is either of a lost segment or part of the one
+// go-back-N pass a timeout starts, so in every 20-second stretch of the run
+// retransmissions stay within that stretch's drops plus one window per
+// timeout.
 func TestNoResendOfInFlightSegmentsAfterRTO(t *testing.T) {
+	const stretch = 20 * sim.Second
 	for seed := uint64(1); seed <= 3; seed++ {
 		cfg, _ := Profile("ns3")
 		cfg.SACK, cfg.Timestamps, cfg.RTTSampling = false, false, "every_ack"
 		cfg.MSS, cfg.Window, cfg.InitialWindow, cfg.DelAckCount = 1024, 32, 2, 1
 		cfg.RTO.Min, cfg.RTO.Granularity = 200*sim.Millisecond, 10*sim.Millisecond
 		n, f := dumbbell(t, seed, cfg, &bernoulli{p: 0.01, r: sim.Stream(seed, "loss")})
+		var retx, timeouts, drops [10]int
+		f.SetProbe(func(s *Sample) {
+			i := int(s.Time / stretch)
+			switch {
+			case s.Event == 't':
+				timeouts[i]++
+			case s.Event == 's' && s.Retx:
+				retx[i]++
+			}
+		})
+		n.OnDrop(func(p *network.Packet, _ network.DropCause, _ *network.Link) {
+			if p.Flow == f.ID && p.Payload > 0 {
+				drops[int(n.Now()/stretch)]++
+			}
+		})
 		n.Run(200 * sim.Second)
-		r := f.Result(n.Now())
-		drops := r.Dropped["channel_error"] + r.Dropped["queue_overflow"]
-		if r.Timeouts == 0 {
+		total := 0
+		for i := range retx {
+			total += timeouts[i]
+			if retx[i] > drops[i]+32*timeouts[i] {
+				t.Fatalf("seed %d, %v-%v: %d retransmissions for %d drops and %d timeouts",
+					seed, sim.Time(i)*stretch, sim.Time(i+1)*stretch, retx[i], drops[i], timeouts[i])
+			}
+		}
+		if total == 0 {
 			t.Fatalf("seed %d: no timeout, the case is not exercised", seed)
-		}
-		if limit := drops + r.Timeouts*32; r.RetransmittedPackets > limit {
-			t.Fatalf("seed %d: %d retransmissions for %d drops and %d timeouts (bound %d)", seed, r.RetransmittedPackets, drops, r.Timeouts, limit)
-		}
-		if r.SpuriousRetransmits > r.RetransmittedPackets/2 {
-			t.Fatalf("seed %d: %d of %d retransmissions were spurious", seed, r.SpuriousRetransmits, r.RetransmittedPackets)
 		}
 	}
 }

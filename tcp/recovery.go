@@ -20,6 +20,12 @@ func (s *Sender) onDupAck(ev *AckEvent) {
 		s.trySend()
 		return
 	}
+	if s.afterRTO {
+		// Repairing after a timeout with SACK: a duplicate ACK's new SACK
+		// information may open the pipe (ns-3 sends in CA_LOSS the same way).
+		s.trySend()
+		return
+	}
 	threshold := s.dupacks >= s.cfg.DupThresh
 	if s.rec == recSACK && !threshold && s.lostAt(s.seg(s.una)) {
 		threshold = true // RFC 6675 §5: IsLost(HighACK+1) also enters recovery
@@ -37,7 +43,7 @@ func (s *Sender) onDupAck(ev *AckEvent) {
 	// cumulative ACK covers more than recover (the highest byte sent when
 	// the last recovery or timeout began, s.recover-1): no second fast
 	// retransmit for losses in a window already being recovered.
-	allowed := s.una > s.recover
+	allowed := s.una > s.recover || s.cfg.RecoverInclusive && s.una == s.recover
 	if s.rec == recReno && s.lastFR {
 		allowed = true // ns-2 Reno repeats fast retransmit within a window
 	}
@@ -149,8 +155,9 @@ func (s *Sender) recoveryAck(ev *AckEvent) bool {
 	case recSACK:
 		if ev.Ack >= s.recover {
 			s.exitRecovery(ev)
+			return true
 		}
-		return true
+		return s.partialRestart()
 	case recReno:
 		s.exitRecovery(ev) // Reno leaves on the first new ACK
 		return true
@@ -171,26 +178,34 @@ func (s *Sender) recoveryAck(ev *AckEvent) bool {
 	if s.cwnd < float64(s.mss) {
 		s.cwnd = float64(s.mss)
 	}
-	first := !s.partial
-	s.partial = true
+	restart := s.partialRestart()
 	s.tsNewSeg = 0 // T-DLRP's Timestamp_new restarts with each retransmission of the head
 	s.sendSeg(s.una, false)
-	// Impatient variant (RFC 6582 §4; ns-2 newreno_changes1_): restart
-	// the timer only on the first partial ACK.
-	return first
+	return restart
+}
+
+// partialRestart says whether a partial ACK restarts the retransmission
+// timer: only the first one in the impatient variant (RFC 6582 §4; ns-2's
+// newreno_changes1_, ns-3 with or without SACK), every one otherwise
+// (RFC 6298 §5.3, Linux).
+func (s *Sender) partialRestart() bool {
+	first := !s.partial
+	s.partial = true
+	return first || s.cfg.PartialAckRestart == "every"
 }
 
 func (s *Sender) exitRecovery(ev *AckEvent) {
 	s.inRecov, s.partial = false, false
 	s.infl = 0
-	grow := s.cfg.RecoveryExit == "grow"
-	if !grow {
+	if s.cfg.RecoveryExit != "grow" {
 		s.cwnd = s.ssthresh // RFC 5681 §3.2 step 6
 	}
 	s.sync()
 	s.cc.OnRecoveryExit(&s.st)
-	if grow {
-		s.cc.OnAck(&s.st, ev) // ns-2: the exit ACK opens cwnd_ like any new ACK
+	if s.cfg.RecoveryExit != "ssthresh" {
+		// ns-2 (its halved cwnd_) and ns-3 (from ssthresh) open the window
+		// on the exit ACK like on any new ACK.
+		s.cc.OnAck(&s.st, ev)
 	}
 	s.apply()
 }

@@ -40,7 +40,11 @@ func RenoIncrease(s *State, a *AckEvent) {
 			return
 		}
 		s.Cwnd += s.MSS
-		return
+		// ns-3's TcpNewReno hands the segments slow start did not use to
+		// congestion avoidance, once, when this ACK reached ssthresh.
+		if !s.SlowStartCarry || a.Acked < 2*s.MSS || s.InSlowStart() {
+			return
+		}
 	}
 	s.Cwnd += s.MSS * s.MSS / s.Cwnd
 }

@@ -51,12 +51,16 @@ func (s *Sender) pipe() int64 {
 	top := s.seg(s.high - 1)
 	for k := top; k >= s.seg(s.una) && s.sb.has(k); k-- {
 		info := s.sb.at(k)
+		start := s.dataStart + k*s.mss
+		size := s.segEnd(start) - start
 		if info.sacked {
 			sacked++
+			if info.rxRecov && s.cfg.PipeKeepsSackedRetx {
+				pipe += size
+			}
 			continue
 		}
-		size := s.segEnd(s.dataStart+k*s.mss) - (s.dataStart + k*s.mss)
-		if sacked < s.cfg.DupThresh {
+		if sacked < s.cfg.DupThresh && !(s.afterRTO && start < s.recover) {
 			pipe += size // not SACKed and not lost: still in flight
 		}
 		if info.rxRecov {
@@ -101,7 +105,7 @@ func (s *Sender) nextSeg() (int64, bool) {
 	// Rule 1: the lowest unSACKed segment above HighRxt that IsLost.
 	for k := first; k <= top && s.sb.has(k); k++ {
 		info := s.sb.at(k)
-		if !info.sacked && !info.rxRecov && s.lostAt(k) {
+		if !info.sacked && !info.rxRecov && (s.afterRTO && s.dataStart+k*s.mss < s.recover || s.lostAt(k)) {
 			return k, true
 		}
 	}

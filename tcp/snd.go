@@ -31,8 +31,12 @@ type Sender struct {
 	open     bool // handshake done, data may flow
 	stopped  bool // the application stopped offering data
 	synSent  sim.Time
+	synFirst sim.Time // when the first SYN was sent
+	synCount int      // SYNs sent
 	dupacks  int
 	inRecov  bool
+	inLoss   bool  // repairing after a timeout, until una reaches recover
+	afterRTO bool  // and with SACK, by the pipe: every segment not SACKed is lost (RFC 6675 §5.1)
 	lastFR   bool  // the last window reduction was a fast retransmit (ns-2 last_cwnd_action_)
 	infl     int64 // window inflation in fast recovery (ns-2 dupwnd_)
 	recover  int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
@@ -101,6 +105,7 @@ func newSender(f *Flow, cc Variant, rec recoveryKind) *Sender {
 func (s *Sender) start() {
 	s.st.MSS = float64(s.mss)
 	s.st.ByteCounting = s.cfg.ByteCounting
+	s.st.SlowStartCarry = s.cfg.SlowStartCarry
 	s.st.MinRTT = sim.Never
 	s.st.TSTick = s.cfg.TSTick
 	s.sync()
@@ -124,10 +129,20 @@ func (s *Sender) sendSYN() {
 	if s.cfg.Timestamps && s.cfg.OptionBytes {
 		p.Size += 12
 	}
-	p.Retx = s.synSent != 0 || s.stats.timeouts > 0
+	p.Retx = s.synCount > 0
+	if s.synCount == 0 {
+		s.synFirst = s.net.Now()
+	}
+	s.synCount++
 	s.synSent = s.net.Now()
 	s.nxt, s.high = 1, 1
-	s.armIfIdle()
+	// The SYN's timer: ns-3's ConnTimeout, or the initial RTO (RFC 6298
+	// §2.1), backed off on each retry.
+	to := s.rtt.rto(s.backoff)
+	if s.cfg.SynTimeout > 0 {
+		to = min(s.cfg.SynTimeout*sim.Time(s.backoff), s.cfg.RTO.Max)
+	}
+	s.rto.Arm(s.net.Now() + to)
 	s.f.Src.Send(p)
 }
 
@@ -251,7 +266,7 @@ func (s *Sender) trySend() {
 	if !s.open {
 		return
 	}
-	if s.rec == recSACK && s.inRecov {
+	if s.rec == recSACK && (s.inRecov || s.afterRTO) {
 		s.sackSend()
 		return
 	}
@@ -281,14 +296,21 @@ func (s *Sender) Receive(p *network.Packet) {
 			// The SYN is acknowledged: sample its RTT unless it was resent
 			// (Karn). After a lost SYN the initial window is one segment
 			// (RFC 5681 §3.1), and a kept back-off waits for a fresh sample.
-			if s.stats.timeouts == 0 {
-				s.rtt.sample(s.net.Now()-s.synSent, s.synSent)
+			now := s.net.Now()
+			switch {
+			case s.synCount == 1:
+				s.rtt.sample(now-s.synSent, s.synSent)
 				s.backoff = 1
-			} else {
+			case s.cfg.SynRTTFromFirst:
+				// ns-3.37 times the handshake from the first SYN even when it
+				// was resent: after a lost SYN the RTO starts out huge.
+				s.rtt.sample(now-s.synFirst, s.synFirst)
+				s.backoff = 1
+			case !s.cfg.KeepBackoff:
+				s.backoff = 1
+			}
+			if s.synCount > 1 && s.cfg.SynLossIW1 {
 				s.cwnd = float64(s.mss)
-				if !s.cfg.KeepBackoff {
-					s.backoff = 1
-				}
 			}
 			s.rto.Cancel()
 			s.net.Free(p)
@@ -373,15 +395,23 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 	if s.nxt < ack {
 		s.nxt = ack
 	}
+	// The ACK that completes the repair after a timeout (ns-3's CA_LOSS
+	// exit) does not open cwnd in ns-3.
+	exitLoss := false
+	if s.inLoss && s.una >= s.recover {
+		s.inLoss, s.afterRTO, exitLoss = false, false, true
+	}
 	s.sb.trim(s.seg(ack))
 	if ack == s.limit || s.una == s.high && s.limit != math.MaxInt64 && ack >= s.limit {
 		s.f.complete(now)
 	}
 	s.dupacks = 0
 	restart := true
-	if s.inRecov {
+	switch {
+	case s.inRecov:
 		restart = s.recoveryAck(ev)
-	} else {
+	case exitLoss && s.cfg.LossExitNoGrowth:
+	default:
 		s.sync()
 		s.cc.OnAck(&s.st, ev)
 		s.apply()
@@ -453,6 +483,7 @@ func (s *Sender) onRTO() {
 	if r.Cwnd > 0 {
 		s.cwnd = r.Cwnd
 	}
+	s.inLoss = true
 	// Go back N: resend from the first unacknowledged segment.
 	for k := s.seg(s.una); s.sb.has(k); k++ {
 		s.sb.at(k).rxRecov = false
@@ -466,6 +497,14 @@ func (s *Sender) onRTO() {
 	seq := s.nxt
 	s.nxt = s.segEnd(seq)
 	s.sendSeg(seq, false)
+	if s.rec == recSACK {
+		// RFC 6675 §5.1: after a timeout every segment not SACKed counts as
+		// lost, the scoreboard is kept, and the repair goes by the pipe
+		// (ns-3.37 marks its sent list lost the same way).
+		s.sb.at(s.seg(seq)).rxRecov = true
+		s.highRxt = s.segEnd(seq)
+		s.afterRTO = s.cfg.Spurious != "frto"
+	}
 	if s.cfg.Spurious != "none" {
 		ts := int64(0)
 		if s.sb.has(s.seg(seq)) {

@@ -97,6 +97,7 @@ func (s *Sender) goBackN() {
 	if next := s.segEnd(s.una); s.nxt > next {
 		s.nxt = next
 	}
+	s.afterRTO = s.rec == recSACK
 }
 
 // spuriousResponse is RFC 4015 §3 steps (4)-(5).
@@ -108,5 +109,6 @@ func (s *Sender) spuriousResponse(ack int64) {
 	s.cwnd = max(flight+min(acked, s.cfg.InitialWindow*float64(s.mss)), float64(s.mss))
 	s.rtt.lateSample(s.net.Now() - s.spur.sentPrev)
 	s.backoff = 1
+	s.afterRTO = false
 	s.nxt = s.high // new data, no go-back-N
 }

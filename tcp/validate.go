@@ -51,7 +51,8 @@ func (c *Config) Validate() error {
 		bad("initial_ssthresh", "must not be negative, got %v", c.InitialSsthresh)
 	}
 	oneOf("ssthresh_basis", c.SsthreshBasis, "flight", "cwnd")
-	oneOf("recovery_exit", c.RecoveryExit, "ssthresh", "grow")
+	oneOf("recovery_exit", c.RecoveryExit, "ssthresh", "ssthresh_grow", "grow")
+	oneOf("partial_ack_restart", c.PartialAckRestart, "first", "every")
 	if c.DupThresh < 1 {
 		bad("dupthresh", "must be at least 1, got %d", c.DupThresh)
 	}
