@@ -30,16 +30,16 @@ func TestPrintTable(t *testing.T) {
 // knownOutside lists the points where tcplab's 10-seed mean is not within
 // 10% of the reference, with the reason found (README, "Validation").
 var knownOutside = map[string]string{
-	// ns-2's own 10-seed mean here is 1.7 and its 60-seed mean 2.41 kbit/s:
-	// a run delivers 20-150 packets, so 10 seeds are too few; on identical
-	// drop lists tcplab matches ns-2 (TestSameLossesSameOutcomeAsNS2).
-	"B ns2 Newreno p=0.1": "sampling",
-	"B ns2 Reno p=0.1":    "sampling",
-	// ns-3 at high loss on the 4-hop chain: not yet traced to a mechanism.
-	"B ns3 NewReno+sack p=0.05":            "open",
-	"B ns3 NewReno+sack+rtxrestart p=0.05": "open",
-	"B ns3 NewReno+sack p=0.1":             "open",
-	"B ns3 NewReno+sack+rtxrestart p=0.1":  "open",
+	// A run of B at p = 10% delivers 20-300 packets and its goodput is
+	// heavy-tailed (a lost SYN or a 60 s back-off dominates it), so 10
+	// seeds are too few: ns-2's own mean over seeds 1-10 is 1.7 kbit/s and
+	// over 1-60 2.41; ns-3's 5.4 and 5.0. On identical drop lists tcplab
+	// and the reference agree (TestSameLossesSameOutcomeAsNS2/NS3, and 60
+	// fresh patterns at p = 10%: tcplab 4.85, ns-3 4.85 kbit/s).
+	"B ns2 Newreno p=0.1":                 "sampling",
+	"B ns2 Reno p=0.1":                    "sampling",
+	"B ns3 NewReno+sack p=0.1":            "sampling",
+	"B ns3 NewReno+sack+rtxrestart p=0.1": "sampling",
 }
 
 // TestGoodputWithinTenPercentOfReferences is the acceptance check:

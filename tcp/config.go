@@ -57,7 +57,11 @@ type Config struct {
 	// after it is SACKed (ns-3.37's BytesInFlight keeps its retransmission
 	// flag); RFC 6675 §4 counts only segments not SACKed.
 	PipeKeepsSackedRetx bool `yaml:"pipe_keeps_sacked_retx"`
-	LimitedTransmit     bool `yaml:"limited_transmit"` // RFC 3042
+	// SACKPartialRetransmit sends one segment chosen by NextSeg on every
+	// partial ACK of SACK recovery whatever the pipe says (ns-3.37); RFC
+	// 6675 sends only while cwnd - pipe allows.
+	SACKPartialRetransmit bool `yaml:"sack_partial_retransmit"`
+	LimitedTransmit       bool `yaml:"limited_transmit"` // RFC 3042
 	// LimitedTransmitGoBackN lets limited transmit also send the
 	// go-back-N retransmission at SND.NXT after a timeout, not only new
 	// data (ns-2.35's send_one on the first dupacks).
@@ -149,7 +153,8 @@ var profiles = map[string]Config{
 	// ns-3's default congestion control is CUBIC; this profile uses NewReno
 	// until CUBIC is selected with variant.
 	"ns3": {
-		Profile: "ns3", Variant: "newreno", SACK: true, SlowStartCarry: true, RecoverInclusive: true, PipeKeepsSackedRetx: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
+		Profile: "ns3", Variant: "newreno", SACK: true, SlowStartCarry: true, RecoverInclusive: true, PipeKeepsSackedRetx: true,
+		SACKPartialRetransmit: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
 		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh_grow", LossExitNoGrowth: true, PartialAckRestart: "first", DupThresh: 3,
 		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
 		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",

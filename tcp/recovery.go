@@ -157,7 +157,14 @@ func (s *Sender) recoveryAck(ev *AckEvent) bool {
 			s.exitRecovery(ev)
 			return true
 		}
-		return s.partialRestart()
+		restart := s.partialRestart()
+		if s.cfg.SACKPartialRetransmit {
+			// ns-3.37 sends one segment chosen by NextSeg on every partial
+			// ACK, pipe or not (RFC 6582's partial-ACK retransmission carried
+			// into SACK recovery).
+			s.sendNextSeg()
+		}
+		return restart
 	case recReno:
 		s.exitRecovery(ev) // Reno leaves on the first new ACK
 		return true

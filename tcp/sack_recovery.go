@@ -6,7 +6,9 @@ import "tcplab/network"
 // IsLost, the pipe estimate and NextSeg.
 
 // markSACK records the SACK blocks of an ACK on the scoreboard.
-func (s *Sender) markSACK(p *network.Packet) {
+// It reports whether the ACK SACKed data not SACKed before, which RFC 6675
+// §2 requires of a duplicate acknowledgment.
+func (s *Sender) markSACK(p *network.Packet) (fresh bool) {
 	for i := 0; i < int(p.NSack); i++ {
 		b := p.Sack[i]
 		if b.End <= s.una {
@@ -23,9 +25,12 @@ func (s *Sender) markSACK(p *network.Packet) {
 			if s.segEnd(segStart) > b.End {
 				break
 			}
-			s.sb.at(k).sacked = true
+			if info := s.sb.at(k); !info.sacked {
+				info.sacked, fresh = true, true
+			}
 		}
 	}
+	return fresh
 }
 
 // lostAt is IsLost (RFC 6675 §4) for segment k: at least DupThresh
@@ -74,28 +79,31 @@ func (s *Sender) pipe() int64 {
 // NextSeg (RFC 6675 §4 rules 1-3; no rescue retransmission).
 func (s *Sender) sackSend() {
 	cwnd := int64(s.cwnd) + s.infl
-	for {
-		if cwnd-s.pipe() < s.mss {
-			return
-		}
-		k, ok := s.nextSeg()
-		if !ok {
-			return
-		}
-		if k < 0 {
-			// Rule 2: new data.
-			seq := s.high
-			s.nxt = s.segEnd(seq)
-			s.sendSeg(seq, false)
-			continue
-		}
-		seq := s.dataStart + k*s.mss
-		s.sb.at(k).rxRecov = true
-		if seq+s.mss > s.highRxt {
-			s.highRxt = seq + s.mss
-		}
-		s.sendSeg(seq, false)
+	for cwnd-s.pipe() >= s.mss && s.sendNextSeg() {
 	}
+}
+
+// sendNextSeg sends the segment NextSeg chooses and reports whether there
+// was one.
+func (s *Sender) sendNextSeg() bool {
+	k, ok := s.nextSeg()
+	if !ok {
+		return false
+	}
+	if k < 0 {
+		// Rule 2: new data.
+		seq := s.high
+		s.nxt = s.segEnd(seq)
+		s.sendSeg(seq, false)
+		return true
+	}
+	seq := s.dataStart + k*s.mss
+	s.sb.at(k).rxRecov = true
+	if seq+s.mss > s.highRxt {
+		s.highRxt = seq + s.mss
+	}
+	s.sendSeg(seq, false)
+	return true
 }
 
 // nextSeg returns the segment to (re)send, -1 for new data, or false.

@@ -335,8 +335,9 @@ func (s *Sender) onAck(p *network.Packet) {
 	// local would escape and allocate on every ACK.
 	ev := &s.ev
 	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
+	freshSACK := false
 	if s.rec == recSACK && p.NSack > 0 {
-		s.markSACK(p)
+		freshSACK = s.markSACK(p)
 	}
 	if s.spur.eifel || s.spur.frto != 0 {
 		s.spuriousOnAck(ack, p.HasTS, p.TSecr)
@@ -344,7 +345,9 @@ func (s *Sender) onAck(p *network.Packet) {
 	switch {
 	case ack > s.una:
 		s.onNewAck(p, ev)
-	case ack == s.una && s.una < s.high && p.Payload == 0:
+	case ack == s.una && s.una < s.high && p.Payload == 0 && (s.rec != recSACK || freshSACK):
+		// With SACK, only an ACK that SACKs new data is a duplicate
+		// acknowledgment (RFC 6675 §2).
 		s.dupacks++
 		ev.Dupacks = s.dupacks
 		s.sync()
