@@ -12,11 +12,12 @@ import (
 // reduction that plateaus at the window of the last loss, W_max; a loss
 // multiplies the window by beta (§4.6); fast convergence (§4.7) lowers W_max
 // when losses come below it; the Reno-friendly region (§4.3) keeps CUBIC at
-// least as fast as Reno at small BDPs. Slow start is Reno's (no HyStart:
-// RFC 9438 §4.10 leaves it optional).
+// least as fast as Reno at small BDPs. Slow start adds one segment per
+// segment acknowledged (no HyStart: RFC 9438 §4.10 leaves it optional).
 //
 // Windows are in segments inside, t in seconds. As Linux and ns-3 (and as
-// RFC 9438 §4.6 allows), a loss multiplies cwnd, not the flight size.
+// RFC 9438 §4.6 allows), a loss multiplies cwnd, not the flight size, in
+// whole segments.
 //
 // Params: c (0.4), beta (0.7), fast_convergence (1), tcp_friendliness (1).
 type Cubic struct {
@@ -58,7 +59,9 @@ func (c *Cubic) OnDupAck(*State, *AckEvent) { c.timedOut = false }
 func (c *Cubic) OnAck(s *State, a *AckEvent) {
 	c.timedOut = false
 	if s.InSlowStart() {
-		RenoIncrease(s, a)
+		// One segment per segment acknowledged, as Linux's tcp_slow_start
+		// and ns-3's TcpCubic (Reno's engine default is one per ACK).
+		s.Cwnd += max(math.Floor(a.Acked/s.MSS), 1) * s.MSS
 		return
 	}
 	cwnd := s.Cwnd / s.MSS
@@ -85,7 +88,14 @@ func (c *Cubic) OnAck(s *State, a *AckEvent) {
 	}
 	// §4.4-4.5: aim at W_cubic one RTT ahead, within [cwnd, 1.5 cwnd].
 	target := min(max(c.wCubic(t+s.SRTT.Seconds()), cwnd), 1.5*cwnd)
-	s.Cwnd += (target - cwnd) / cwnd * s.MSS
+	grow := (target - cwnd) / cwnd
+	if c.wMax == 0 {
+		// With no W_max yet (at start, after a timeout) the cubic is too
+		// flat; Linux (bictcp_update) and ns-3 let cwnd grow at least one
+		// segment per 20 ACKs (about 5% per RTT).
+		grow = max(grow, 1.0/20)
+	}
+	s.Cwnd += grow * s.MSS
 }
 
 // reduce is §4.6-4.7: remember W_max (lowered by fast convergence) and the
@@ -99,7 +109,9 @@ func (c *Cubic) reduce(s *State) float64 {
 		c.wMax = cwnd
 	}
 	c.inEpoch = false
-	return max(s.Cwnd*c.beta, 2*s.MSS)
+	// ssthresh = beta·cwnd in whole segments, as Linux (bictcp_recalc_ssthresh)
+	// and ns-3 (TcpCubic::GetSsThresh, which ignores the flight size) count.
+	return max(math.Floor(math.Floor(cwnd)*c.beta), 2) * s.MSS
 }
 
 // OnLoss implements Variant.
