@@ -99,12 +99,11 @@ func TestTCPNCRejectsBadInput(t *testing.T) {
 // ncPeriod is one period of the round-based abstraction of §3, simulated
 // packet by packet so that the state at entry to each level is seen.
 type ncStats struct {
-	n                  int
-	cw, cw2            float64 // min(VW, CWmax) at timeout
-	rounds, rcv, time  []float64
-	reach              map[int]int     // periods reaching level w
-	ewSum, ewSq        map[int]float64 // EW at entry to level w
-	maxLevelConsidered int
+	n                 int
+	cw, cw2           float64 // min(VW, CWmax) at timeout
+	rounds, rcv, time []float64
+	reach             map[int]int     // periods reaching level w
+	ewSum, ewSq       map[int]float64 // EW at entry to level w
 }
 
 func simulateTCPNC(c TCPNCParams, periods int, rng *rand.Rand, levels []int) ncStats {

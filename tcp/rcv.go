@@ -8,10 +8,9 @@ import (
 // Receiver is the receiving half of a connection: cumulative ACKs, an
 // out-of-order buffer, delayed ACKs, SACK blocks and timestamp echo.
 type Receiver struct {
-	f    *Flow
-	net  *network.Net
-	cfg  *Config
-	port int32 // this endpoint's port
+	f   *Flow
+	net *network.Net
+	cfg *Config
 
 	synced bool  // the connection's first sequence number is known
 	rcvNxt int64 // next in-order byte expected
@@ -24,11 +23,10 @@ type Receiver struct {
 	tsRecent    int64
 	lastAckSent int64
 
-	unacked  int // full segments received since the last ACK
-	delack   sim.Timer
-	ece      bool // RFC 3168: echo CE until CWR
-	cwEcho   bool
-	lastSize int32
+	unacked int // full segments received since the last ACK
+	delack  sim.Timer
+	ece     bool // RFC 3168: echo CE until CWR
+	cwEcho  bool
 
 	// Delivered counts application bytes delivered in order.
 	Delivered int64
@@ -92,7 +90,6 @@ func (r *Receiver) Receive(p *network.Packet) {
 		immediate = true // out of order: immediate duplicate ACK
 	}
 	r.updateTS(p)
-	r.lastSize = p.Size
 	r.net.Free(p)
 	if immediate {
 		r.sendAck()
