@@ -81,7 +81,6 @@ func (s *Sender) enterRecovery(ev *AckEvent) {
 	s.loss = LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW}
 	r := s.cc.OnLoss(&s.st, &s.loss)
 	s.apply()
-	s.classify(r.Class)
 	s.acc.fastRetransmit(s, r.Class)
 	basis := s.st.halfBasis
 	if r.Ssthresh > 0 {

@@ -71,8 +71,6 @@ type senderStats struct {
 	retransmits, fastRetx   int64
 	timeouts, toAfterLostFR int64
 	spuriousTimeouts        int64
-	lostFR                  int64
-	classified              [3]int64
 }
 
 func newSender(f *Flow, cc Variant, rec recoveryKind) *Sender {
@@ -463,7 +461,6 @@ func (s *Sender) onRTO() {
 	flightBefore, ssthreshBefore := s.st.Flight, s.ssthresh
 	r := s.cc.OnTimeout(&s.st)
 	s.apply()
-	s.classify(r.Class)
 	s.acc.timeout(s, r.Class)
 	s.backoff = s.rtt.backoff(s.backoff)
 	s.rttActive = false
@@ -537,12 +534,9 @@ func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
 	}
 	if p.FastRetx {
 		info.lostFR = true
-		s.stats.lostFR++
 		s.acc.lostFastRetransmit(p.Seq, cause)
 	}
 }
-
-func (s *Sender) classify(c LossClass) { s.stats.classified[c]++ }
 
 // sync copies the engine state into the variant's view.
 func (s *Sender) sync() {
