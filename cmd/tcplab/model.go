@@ -395,17 +395,7 @@ func writeModel(w io.Writer, format string, params []string, rows []map[string]f
 		}
 		return enc.Encode(list)
 	case "csv":
-		fmt.Fprintln(w, strings.Join(append(append([]string{}, params...), outs...), ","))
-		for i, r := range rows {
-			var f []string
-			for _, p := range params {
-				f = append(f, fmtNum(r[p]))
-			}
-			for _, x := range points[i] {
-				f = append(f, fmtNum(x.value))
-			}
-			fmt.Fprintln(w, strings.Join(f, ","))
-		}
+		writeRows(w, ",", params, outs, rows, points)
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -419,17 +409,7 @@ func writeModel(w io.Writer, format string, params []string, rows []map[string]f
 		}
 		return tw.Flush()
 	}
-	fmt.Fprintln(tw, strings.Join(append(append([]string{}, params...), outs...), "\t"))
-	for i, r := range rows {
-		var f []string
-		for _, p := range params {
-			f = append(f, fmtNum(r[p]))
-		}
-		for _, x := range points[i] {
-			f = append(f, fmtNum(x.value))
-		}
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
-	}
+	writeRows(tw, "\t", params, outs, rows, points)
 	return tw.Flush()
 }
 
@@ -443,4 +423,20 @@ func jsonSafe(v float64) float64 {
 		return -math.MaxFloat64
 	}
 	return v
+}
+
+// writeRows writes a header and one row per evaluated point, fields joined
+// by sep (CSV or the table's tabs).
+func writeRows(w io.Writer, sep string, params []string, outs []string, rows []map[string]float64, points [][]modelOut) {
+	fmt.Fprintln(w, strings.Join(append(append([]string{}, params...), outs...), sep))
+	for i, r := range rows {
+		var f []string
+		for _, p := range params {
+			f = append(f, fmtNum(r[p]))
+		}
+		for _, x := range points[i] {
+			f = append(f, fmtNum(x.value))
+		}
+		fmt.Fprintln(w, strings.Join(f, sep))
+	}
 }
