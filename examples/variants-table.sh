@@ -39,7 +39,7 @@ for lr in 0 2; do
   done
 done
 echo "## accuracy: examples/dumbbell-lossy-variants.yaml (p channel loss + 0.5% fast-retransmission loss)"
-echo "variant p|goodput|timeouts|ld_wireless|rl_detected|a_rlwl|false det.|lost FR"
+echo "variant p|goodput|timeouts|ld_wireless|rl_detected|a_rlwl|false det.|other lost rtx det.|lost FR"
 for v in newreno vegas veno westwood cubic newjersey cerl dac ddlrp tdlrp; do
   frac=0.9; [ $v = newjersey ] && frac=0.3
   for p in 1 2 5; do
@@ -52,8 +52,9 @@ def pooled(pct, cnt):  # pool the ratio over seeds: sum of numerators / sum of d
     num=sum(f["accuracy"].get(pct,0)*f["accuracy"].get(cnt,0)/100 for f in fs)
     return "%.0f" % (100*num/den) if den else "-"
 lfr=A("n_lost_fr_wireless")+A("n_lost_fr_congestion")
-print("%s p=%s%%|%.1f|%.1f|%s|%s|%s|%.1f|%.1f" % (sys.argv[1], sys.argv[2], sum(f["goodput_bps"] for f in fs)/n/1e3,
+print("%s p=%s%%|%.1f|%.1f|%s|%s|%s|%.1f|%.1f|%.1f" % (sys.argv[1], sys.argv[2], sum(f["goodput_bps"] for f in fs)/n/1e3,
   sum(f["timeouts"] for f in fs)/n, pooled("ld_wireless","n_losses_wireless"),
-  pooled("rl_detected","n_lost_fr_wireless"), pooled("a_rlwl","n_lost_fr_wireless"), A("n_false_detections")/n, lfr/n))' $v $p
+  pooled("rl_detected","n_lost_fr_wireless"), pooled("a_rlwl","n_lost_fr_wireless"), A("n_false_detections")/n,
+  A("n_other_rl_detected")/n, lfr/n))' $v $p
   done
 done

@@ -38,7 +38,9 @@ import (
 //	  returning Retransmit before any timeout) and classified right.
 //	rl_detected: the share of lost fast retransmissions detected at all.
 //	n_* keys: the counts behind them (n_false_detections: Retransmit
-//	  responses while no fast retransmission of the head was lost).
+//	  responses while the head's last transmission was not lost;
+//	  n_other_rl_detected: lost retransmissions other than fast ones, e.g.
+//	  IRTOR's after a timeout, detected).
 type accuracy struct {
 	keep bool // log every verdict (LogClassifications); the scores need no log
 	log  []Classification
@@ -47,7 +49,8 @@ type accuracy struct {
 	frLost  [3]int64    // lost fast retransmissions by true class
 	frSeen  [3]int64    // of them, detected
 	frRight [3]int64    // of them, detected and classified right
-	falseDt int64
+	falseDt int64       // "lost" claimed but the head's last transmission was not lost
+	otherDt int64       // lost non-fast retransmissions detected
 
 	// The fast retransmission of pendSeq was lost and not yet detected.
 	pending   bool
@@ -126,6 +129,10 @@ func (a *accuracy) retransmitLost(s *Sender, r Response) {
 			a.frRight[t]++
 		}
 		a.pending = false
+	} else if k := s.seg(s.una); s.sb.has(k) && s.sb.at(k).lostLast {
+		// A retransmission other than the fast one (after a timeout, or a
+		// partial ACK's) was lost and detected: right, but outside eq. 9-11.
+		a.otherDt++
 	} else {
 		a.falseDt++
 	}
@@ -166,6 +173,7 @@ func (a *accuracy) report() map[string]float64 {
 	m["n_lost_fr_congestion"] = float64(a.frLost[Congestion])
 	m["n_lost_fr_wireless"] = float64(a.frLost[Wireless])
 	m["n_false_detections"] = float64(a.falseDt)
+	m["n_other_rl_detected"] = float64(a.otherDt)
 	return m
 }
 
