@@ -53,6 +53,11 @@ type Config struct {
 	// reaches recover (ns-3), not only once it passes it (RFC 6582 §3.2
 	// "covers more than recover", ns-2's bug_fix_).
 	RecoverInclusive bool `yaml:"recover_inclusive"`
+	// RenoCareful makes Reno, too, refuse a second fast retransmit until the
+	// cumulative ACK passes recover (ns-2's bug_fix_, RFC 2582 §5's careful
+	// variant): a second loss in a window then waits for the timer. Plain
+	// RFC 5681 Reno retransmits on any third duplicate ACK.
+	RenoCareful bool `yaml:"reno_careful"`
 	// PipeKeepsSackedRetx counts a retransmitted segment in the pipe even
 	// after it is SACKed (ns-3.37's BytesInFlight keeps its retransmission
 	// flag); RFC 6675 §4 counts only segments not SACKed.
@@ -139,7 +144,7 @@ var profiles = map[string]Config{
 		Profile: "ns2", Variant: "newreno", MSS: 1000, HeaderBytes: 40,
 		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", RecoveryExit: "grow", PartialAckRestart: "first", DupThresh: 3,
 		LimitedTransmit: true, LimitedTransmitGoBackN: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
-		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn", SynLossIW1: true,
+		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn", SynLossIW1: true, RenoCareful: true,
 		RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
 			Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 		RTTSampling: "timed", RestartTimerOnFastRetransmit: true, KeepBackoff: true,

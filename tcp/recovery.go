@@ -44,8 +44,8 @@ func (s *Sender) onDupAck(ev *AckEvent) {
 	// the last recovery or timeout began, s.recover-1): no second fast
 	// retransmit for losses in a window already being recovered.
 	allowed := s.una > s.recover || s.cfg.RecoverInclusive && s.una == s.recover
-	if s.rec == recReno && s.lastFR {
-		allowed = true // ns-2 Reno repeats fast retransmit within a window
+	if s.rec == recReno && !s.cfg.RenoCareful {
+		allowed = true // RFC 5681 Reno knows no recover: any 3 dupacks
 	}
 	if !allowed {
 		return
@@ -95,7 +95,6 @@ func (s *Sender) enterRecovery(ev *AckEvent) {
 		s.cwnd = s.ssthresh
 	}
 	s.recover = s.high
-	s.lastFR = true
 	if s.cfg.RTTSampling == "timed" {
 		s.rttActive = false // ns-2 reset_rtx_timer stops RTT timing
 	}

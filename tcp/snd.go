@@ -37,7 +37,6 @@ type Sender struct {
 	inRecov  bool
 	inLoss   bool  // repairing after a timeout, until una reaches recover
 	afterRTO bool  // and with SACK, by the pipe: every segment not SACKed is lost (RFC 6675 §5.1)
-	lastFR   bool  // the last window reduction was a fast retransmit (ns-2 last_cwnd_action_)
 	infl     int64 // window inflation in fast recovery (ns-2 dupwnd_)
 	recover  int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
 	partial  bool  // a partial ACK was seen in this recovery
@@ -466,7 +465,6 @@ func (s *Sender) onRTO() {
 	s.rttActive = false
 	s.inRecov, s.partial = false, false
 	s.infl = 0
-	s.lastFR = false
 	s.dupacks = 0
 	s.recover = s.high
 	if r.KeepWindow {

@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"tcplab/network"
@@ -52,10 +53,14 @@ func TestHandWorkedLossRecovery(t *testing.T) {
 			[][2]int64{{1, 1}, {5, 1}}, 1, 0, 0},
 		// Reno leaves recovery on the partial ACK for segment 5 and needs
 		// three more dupacks; with cwnd halved to 6 and 12 segments out it
-		// still gets them (segments 6-12 are above the hole), so it fast
-		// retransmits a second time, halving again.
-		{"reno needs a second fast retransmit for two losses", "reno",
+		// still gets them (segments 6-12 are above the hole), so plain
+		// RFC 5681 Reno fast retransmits a second time, halving again...
+		{"plain reno needs a second fast retransmit for two losses", "reno",
 			[][2]int64{{1, 1}, {5, 1}}, 2, 0, 0},
+		// ...while ns-2's Reno (bug_fix_: the ACK has not passed recover)
+		// refuses the second fast retransmit and waits for the timer.
+		{"careful reno waits for the timer on a second loss", "reno-careful",
+			[][2]int64{{1, 1}, {5, 1}}, 1, 1, 0},
 		// Tahoe: one fast retransmit, then slow start from one segment,
 		// go-back-N covers segment 5: no timeout.
 		{"tahoe goes back N after its fast retransmit", "tahoe",
@@ -69,8 +74,10 @@ func TestHandWorkedLossRecovery(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := lineConfig(t, c.variant, 12)
-			cfg.SACK = c.variant == "sack"
+			variant, careful := strings.CutSuffix(c.variant, "-careful")
+			cfg := lineConfig(t, variant, 12)
+			cfg.SACK = variant == "sack"
+			cfg.RenoCareful = careful
 			n, f := dumbbell(t, 1, cfg, transmissions(1000, c.drops...))
 			f.SetLimit(30 * 1000)
 			n.Run(60 * sim.Second)
