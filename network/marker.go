@@ -18,8 +18,7 @@ type Marker struct {
 	// Marked counts packets accepted with CW set.
 	Marked int64
 
-	est avgQueue
-	q   fifo
+	averagedFIFO
 }
 
 // NewMarker makes a marker with buffer limit packets that marks at
@@ -32,7 +31,7 @@ func NewMarker(limit int, fraction, wq float64) *Marker {
 	if limit <= 0 || wq < 0 || wq > 1 {
 		panic("network: Marker needs a positive limit and 0 < w_q ≤ 1")
 	}
-	return &Marker{Limit: limit, Fraction: fraction, est: avgQueue{wq: wq, idle: true}}
+	return &Marker{Limit: limit, Fraction: fraction, averagedFIFO: averagedFIFO{est: avgQueue{wq: wq, idle: true}}}
 }
 
 // SetIdleDecay makes the average decay over idle periods as RED's does,
@@ -57,16 +56,3 @@ func (m *Marker) Enqueue(p *Packet, now sim.Time) DropCause {
 	m.q.push(p)
 	return NotDropped
 }
-
-// Dequeue implements Queue.
-func (m *Marker) Dequeue(now sim.Time) *Packet {
-	p := m.q.pop()
-	m.est.dequeued(p, now)
-	return p
-}
-
-// Len implements Queue.
-func (m *Marker) Len() int { return m.q.n }
-
-// Bytes implements Queue.
-func (m *Marker) Bytes() int { return m.q.bytes }

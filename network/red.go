@@ -65,10 +65,9 @@ type REDConfig struct {
 // forced drops (average beyond max_th, or 2·max_th when gentle) always drop,
 // as ns-2 and RFC 3168 §7 do; the hard limit tail-drops with QueueOverflow.
 type RED struct {
-	cfg   REDConfig
-	rand  *rand.Rand
-	est   avgQueue
-	q     fifo
+	cfg  REDConfig
+	rand *rand.Rand
+	averagedFIFO
 	count int // packets since the last drop/mark while min_th ≤ avg (F&J "count")
 
 	// EarlyDrops, ForcedDrops, Marks and Overflows count the decisions.
@@ -84,7 +83,7 @@ func NewRED(cfg REDConfig, r *rand.Rand) *RED {
 	if cfg.MaxTh <= cfg.MinTh || cfg.MinTh < 0 || cfg.MaxP <= 0 || cfg.MaxP > 1 || cfg.Wq <= 0 || cfg.Wq > 1 {
 		panic("network: RED needs 0 ≤ min_th < max_th, 0 < max_p ≤ 1, 0 < w_q ≤ 1")
 	}
-	red := &RED{cfg: cfg, rand: r, est: avgQueue{wq: cfg.Wq, idle: true}}
+	red := &RED{cfg: cfg, rand: r, averagedFIFO: averagedFIFO{est: avgQueue{wq: cfg.Wq, idle: true}}}
 	if cfg.Bandwidth > 0 {
 		red.est.pktTime = sim.TxTime(cfg.MeanPktSize, cfg.Bandwidth)
 	}
@@ -97,6 +96,26 @@ func (r *RED) Config() REDConfig { return r.cfg }
 // Avg is the average queue length, in packets (mean-sized packets in byte
 // mode), as of the last arrival.
 func (r *RED) Avg() float64 { return r.est.avg }
+
+// averagedFIFO is the FIFO and average-queue estimator RED and Marker
+// share; it provides their Dequeue, Len and Bytes.
+type averagedFIFO struct {
+	est avgQueue
+	q   fifo
+}
+
+// Dequeue implements Queue.
+func (a *averagedFIFO) Dequeue(now sim.Time) *Packet {
+	p := a.q.pop()
+	a.est.dequeued(p, now)
+	return p
+}
+
+// Len implements Queue.
+func (a *averagedFIFO) Len() int { return a.q.n }
+
+// Bytes implements Queue.
+func (a *averagedFIFO) Bytes() int { return a.q.bytes }
 
 // DropProb is F&J's p_b as a function of the average queue: 0 below
 // min_th, rising linearly to max_p at max_th, then 1 (or, when gentle,
@@ -166,16 +185,3 @@ func (r *RED) Enqueue(p *Packet, now sim.Time) DropCause {
 	r.q.push(p)
 	return NotDropped
 }
-
-// Dequeue implements Queue.
-func (r *RED) Dequeue(now sim.Time) *Packet {
-	p := r.q.pop()
-	r.est.dequeued(p, now)
-	return p
-}
-
-// Len implements Queue.
-func (r *RED) Len() int { return r.q.n }
-
-// Bytes implements Queue.
-func (r *RED) Bytes() int { return r.q.bytes }
