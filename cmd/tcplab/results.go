@@ -176,25 +176,11 @@ func writeSummaryTable(w io.Writer, params []string, sums []store.Summary) error
 		row = append(row, s.Flow, fmt.Sprint(s.N), fmt.Sprintf("%.4g", s.Mean), fmt.Sprintf("%.4g", s.SD), ci)
 		rows = append(rows, row)
 	}
-	width := make([]int, len(header))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
 	var b strings.Builder
 	if len(sums) > 0 {
 		fmt.Fprintf(&b, "metric: %s\n", sums[0].Metric)
 	}
-	for _, r := range rows {
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(c + strings.Repeat(" ", width[i]-len([]rune(c))))
-		}
-		b.WriteString("\n")
-	}
+	writeAligned(&b, rows, nil)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

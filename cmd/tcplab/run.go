@@ -208,29 +208,8 @@ func writeTable(w io.Writer, res *scenario.Result) error {
 		}
 		rows = append(rows, row)
 	}
-	width := make([]int, len(columns))
-	for _, row := range rows {
-		for j, cell := range row {
-			width[j] = max(width[j], len([]rune(cell)))
-		}
-	}
 	var b strings.Builder
-	for _, row := range rows {
-		for j, cell := range row {
-			pad := strings.Repeat(" ", width[j]-len([]rune(cell)))
-			if j > 0 {
-				b.WriteString("  ")
-			}
-			if columns[j].number {
-				b.WriteString(pad + cell)
-			} else if j < len(row)-1 {
-				b.WriteString(cell + pad)
-			} else {
-				b.WriteString(cell)
-			}
-		}
-		b.WriteString("\n")
-	}
+	writeAligned(&b, rows, func(j int) bool { return columns[j].number })
 	var drops []string
 	for _, c := range network.DropCauses() {
 		if n := res.Drops[c.String()]; n > 0 {
