@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"tcplab/scenario"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/scenario"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Scenario B with identical losses in both simulators: each case draws

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"sync"
 
-	"tcplab/scenario"
+	"github.com/tcplab/tcplab/scenario"
 )
 
 // Row is one line of the comparison table.

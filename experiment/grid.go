@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"tcplab/sim"
-	"tcplab/store"
+	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/store"
 )
 
 // Point is one combination of axis values.

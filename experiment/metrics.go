@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"tcplab/metrics"
-	"tcplab/scenario"
-	"tcplab/store"
+	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/scenario"
+	"github.com/tcplab/tcplab/store"
 )
 
 // FlowMetricNames lists the numeric per-flow results (metrics.Flow JSON

@@ -11,11 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"tcplab/scenario"
-	"tcplab/store"
+	"github.com/tcplab/tcplab/scenario"
+	"github.com/tcplab/tcplab/store"
 )
 
-// version is set at link time (-ldflags "-X tcplab/experiment.version=v1.2");
+// version is set at link time (-ldflags "-X github.com/tcplab/tcplab/experiment.version=v1.2");
 // otherwise it comes from the build's VCS stamp, or is "dev".
 var version string
 

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"tcplab/store"
+	"github.com/tcplab/tcplab/store"
 )
 
 // Results depend on the scenario and seed only: one worker and four give

@@ -16,7 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"tcplab/scenario"
+	"github.com/tcplab/tcplab/scenario"
 )
 
 // Sweep is a decoded and checked sweep file.

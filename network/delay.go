@@ -3,7 +3,7 @@ package network
 import (
 	"math/rand/v2"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // TwoState is Abouzeid & Roy's abrupt-delay process (§II): the propagation

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // The two-state process spends a fraction (MinStay_i+Mean_i)/Σ of the time

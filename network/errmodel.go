@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Error models decide, as a packet reaches the far end of a link, whether

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // within reports whether a count of k hits in n trials is within z standard

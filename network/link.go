@@ -1,6 +1,6 @@
 package network
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // LinkConfig is what both directions of a link share.
 type LinkConfig struct {

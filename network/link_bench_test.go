@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // chainSource feeds a 3-hop chain n0→n1→n2→n3 with 1000-byte packets at

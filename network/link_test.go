@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // arrival is one delivery seen by a recorder.

@@ -1,6 +1,6 @@
 package network
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // DefaultMarkerWq is RED's usual averaging weight (Floyd & Jacobson 1993).
 const DefaultMarkerWq = 0.002

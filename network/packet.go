@@ -2,7 +2,7 @@
 // full-duplex links with queues, error models and delay processes.
 package network
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // NodeID indexes Net.Nodes.
 type NodeID int32

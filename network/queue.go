@@ -1,6 +1,6 @@
 package network
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // Queue is the buffer in front of a link's transmitter. Enqueue either
 // accepts p (NotDropped; it may set marks on it) or says why it refused;

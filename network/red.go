@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // avgQueue is RED's low-pass filter of the queue length (Floyd & Jacobson

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 func TestREDDropProbCurve(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"tcplab/store"
+	"github.com/tcplab/tcplab/store"
 )
 
 func fill(t *testing.T) *store.Store {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"tcplab/store"
+	"github.com/tcplab/tcplab/store"
 )
 
 // Query picks what to draw from a store.

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"tcplab/experiment"
-	"tcplab/store"
+	"github.com/tcplab/tcplab/experiment"
+	"github.com/tcplab/tcplab/store"
 )
 
 // Entry is one reproducible figure or table.
@@ -140,7 +140,7 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 }
 
 // FindRoot walks up from the working directory to the tcplab module root
-// (the directory whose go.mod declares module tcplab), where examples/
+// (the directory whose go.mod declares module github.com/tcplab/tcplab), where examples/
 // lives.
 func FindRoot() (string, error) {
 	dir, err := os.Getwd()
@@ -149,12 +149,12 @@ func FindRoot() (string, error) {
 	}
 	for {
 		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), "module tcplab") {
+		if err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), "module github.com/tcplab/tcplab") {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("not inside the tcplab repository (no go.mod of module tcplab above the working directory): use --root")
+			return "", fmt.Errorf("not inside the tcplab repository (no go.mod of module github.com/tcplab/tcplab above the working directory): use --root")
 		}
 		dir = parent
 	}

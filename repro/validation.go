@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"tcplab/model"
-	"tcplab/plot"
-	"tcplab/scenario"
-	"tcplab/store"
+	"github.com/tcplab/tcplab/model"
+	"github.com/tcplab/tcplab/plot"
+	"github.com/tcplab/tcplab/scenario"
+	"github.com/tcplab/tcplab/store"
 )
 
 // The engine's validation against the analytic models: goodput of one

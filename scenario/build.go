@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"time"
 
-	"tcplab/metrics"
-	"tcplab/network"
-	"tcplab/sim"
-	"tcplab/tcp"
-	"tcplab/traffic"
+	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/tcp"
+	"github.com/tcplab/tcplab/traffic"
 )
 
 // Run is a built scenario: the network with its flows attached, ready to

@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // The decoder walks a yaml.Node tree onto Go values by their yaml tags.

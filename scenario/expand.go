@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Count expansion: an entry of nodes, links or flows with "count: N"

@@ -6,9 +6,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"tcplab/sim"
-	"tcplab/tcp"
-	"tcplab/traffic"
+	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/tcp"
+	"github.com/tcplab/tcplab/traffic"
 )
 
 // FlowSpec is one TCP connection or UDP stream with its application.

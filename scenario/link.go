@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // LinkSpec is a full-duplex point-to-point link. "Forward" is From→To.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"tcplab/sim"
-	"tcplab/tcp"
+	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/tcp"
 )
 
 // parseErrors parses src and returns its error lines; it fails the test if

@@ -1,6 +1,6 @@
 package scenario
 
-import "tcplab/metrics"
+import "github.com/tcplab/tcplab/metrics"
 
 // Result is what one run of a scenario produced, in the JSON form of
 // `tcplab run --format json`.

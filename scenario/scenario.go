@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Scenario is a decoded and checked scenario file. Field names follow the

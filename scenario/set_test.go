@@ -3,7 +3,7 @@ package scenario
 import (
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 const setBase = `duration: 10s

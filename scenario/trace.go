@@ -7,9 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"tcplab/network"
-	"tcplab/tcp"
-	"tcplab/trace"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/tcp"
+	"github.com/tcplab/tcplab/trace"
 )
 
 // PcapSpec is a pcap capture of one link:

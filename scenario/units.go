@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Quantities in a scenario carry explicit units: a bare "2" could mean

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // check fills defaults and reports what decoding alone cannot see: missing

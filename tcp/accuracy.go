@@ -1,8 +1,8 @@
 package tcp
 
 import (
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Scoring of a variant's loss classifications against ground truth

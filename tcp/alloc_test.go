@@ -3,7 +3,7 @@ package tcp
 import (
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // TestSteadyStateDoesNotAllocate: once windows, rings and pools have grown

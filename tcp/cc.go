@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Variant is a congestion-control and loss-differentiation algorithm. The

@@ -1,6 +1,6 @@
 package tcp
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // CERL is TCP CERL (H. El-Ocla, "TCP CERL: congestion control enhancement
 // over wireless networks", Wireless Networks 16, 2010): Reno that estimates

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Config is everything that sets a TCP flow's behaviour. A profile (ns2,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Cubic is CUBIC (RFC 9438) with Linux's defaults: the window follows

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"tcplab/metrics"
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Flow is one TCP connection: a sender at Src and a receiver at Dst.

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // bernoulli is a minimal error model for engine tests, kept here so the

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // lossyBoth drops data and ACKs independently with probability p.

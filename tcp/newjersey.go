@@ -1,6 +1,6 @@
 package tcp
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // NewJersey is TCP New Jersey (Xu, Tian & Ansari, Computer Networks 47(2),
 // 2005; an extension of TCP Jersey, IEEE JSAC 22(4), 2004): Reno plus two

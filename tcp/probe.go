@@ -1,6 +1,6 @@
 package tcp
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // Sample is one row of a flow's time series: the sender's state right
 // after an event. Probes receive a pointer to a reused Sample and must copy

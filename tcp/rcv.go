@@ -1,8 +1,8 @@
 package tcp
 
 import (
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Receiver is the receiving half of a connection: cumulative ACKs, an

@@ -3,7 +3,7 @@ package tcp
 import (
 	"math"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // rttEstimator keeps SRTT and RTTVAR and computes the base RTO (before

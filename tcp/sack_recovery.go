@@ -1,6 +1,6 @@
 package tcp
 
-import "tcplab/network"
+import "github.com/tcplab/tcplab/network"
 
 // SACK-based loss recovery (RFC 6675): a scoreboard of SACKed segments,
 // IsLost, the pipe estimate and NextSeg.

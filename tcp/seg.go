@@ -1,8 +1,8 @@
 package tcp
 
 import (
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // segInfo is the scoreboard entry of one MSS-sized segment. The sender

@@ -3,8 +3,8 @@ package tcp
 import (
 	"math"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Sender is the sending half of a connection. It owns the sequence space,

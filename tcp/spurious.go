@@ -1,6 +1,6 @@
 package tcp
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // Spurious-timeout detection and response. A timeout is spurious when the
 // segments were not lost but only late (a delay spike, a route change):

@@ -3,8 +3,8 @@ package tcp
 import (
 	"testing"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // A delay spike on the bottleneck (50 ms to 1.5 s for 3 s, as after a

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // lineConfig is a plain sender for hand-worked traces: no handshake, no

@@ -3,7 +3,7 @@ package tcp
 import (
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // A lost fast retransmission on the anchors' dumbbell: the first and the

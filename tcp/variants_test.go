@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Unit tests: each variant driven through the Variant interface with a

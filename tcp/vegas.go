@@ -3,7 +3,7 @@ package tcp
 import (
 	"fmt"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Vegas is TCP Vegas (Brakmo & Peterson, SIGCOMM 1994) in the structure of

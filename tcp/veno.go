@@ -3,7 +3,7 @@ package tcp
 import (
 	"math"
 
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Veno is TCP Veno (Fu & Liew, IEEE JSAC 21(2), 2003): Reno whose loss

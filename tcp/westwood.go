@@ -1,6 +1,6 @@
 package tcp
 
-import "tcplab/sim"
+import "github.com/tcplab/tcplab/sim"
 
 // Westwood is TCP Westwood+ (Mascolo, Grieco et al., "Performance
 // evaluation and comparison of Westwood+, New Reno, and Vegas TCP congestion

@@ -6,8 +6,8 @@
 package trace
 
 import (
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // Flow is what a tracer needs to know about a flow that its packets do

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strconv"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // NS2 writes ns-2's trace format, one line per link event:

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 func TestNS2Lines(t *testing.T) {

@@ -14,10 +14,10 @@ import (
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
-	"tcplab/network"
-	"tcplab/sim"
-	"tcplab/tcp"
-	"tcplab/trace"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/tcp"
+	"github.com/tcplab/tcplab/trace"
 )
 
 // logged is what the simulator put in one packet, in its own units.

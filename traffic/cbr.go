@@ -3,9 +3,9 @@
 package traffic
 
 import (
-	"tcplab/metrics"
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // UDPHeader is the IPv4 + UDP header overhead in bytes (RFC 791, RFC 768):

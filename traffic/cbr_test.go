@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"tcplab/network"
-	"tcplab/sim"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 )
 
 // dumbbell is src ─(100 Mb/s, 1 ms)─ router ─(bottleneck, 10 ms)─ dst

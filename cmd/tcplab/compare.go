@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/compare"
+	"github.com/tcplab/tcplab/compare"
 )
 
 var compareFlags struct {

@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"tcplab/model"
-	"tcplab/predict"
+	"github.com/tcplab/tcplab/model"
+	"github.com/tcplab/tcplab/predict"
 )
 
 // modelParam is one numeric input of an analytic model.

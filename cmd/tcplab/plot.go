@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/plot"
+	"github.com/tcplab/tcplab/plot"
 )
 
 var plotFlags struct {

@@ -10,7 +10,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
-	"tcplab/experiment"
+	"github.com/tcplab/tcplab/experiment"
 )
 
 // newProgress picks how a sweep shows its progress: a bar with an ETA on

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/repro"
+	"github.com/tcplab/tcplab/repro"
 )
 
 var reproFlags struct {

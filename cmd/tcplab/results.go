@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/store"
+	"github.com/tcplab/tcplab/store"
 )
 
 var resultsCmd = &cobra.Command{

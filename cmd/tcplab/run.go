@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/metrics"
-	"tcplab/network"
-	"tcplab/scenario"
+	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/scenario"
 )
 
 var runFlags struct {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"tcplab/scenario"
+	"github.com/tcplab/tcplab/scenario"
 )
 
 // cli runs the command line in-process and returns its exit status,

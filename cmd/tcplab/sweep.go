@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/experiment"
-	"tcplab/store"
+	"github.com/tcplab/tcplab/experiment"
+	"github.com/tcplab/tcplab/store"
 )
 
 var sweepFlags struct {

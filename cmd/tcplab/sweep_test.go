@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"tcplab/store"
+	"github.com/tcplab/tcplab/store"
 )
 
 const smallSweep = "testdata/sweep-small.yaml"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tcplab/scenario"
+	"github.com/tcplab/tcplab/scenario"
 )
 
 var validateSets []string
