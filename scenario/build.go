@@ -218,6 +218,18 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 	return t, nil
 }
 
+// TCPFlows lists the run's TCP connections in file order, for callers that
+// observe them (tcp.Flow.SetProbe) before Run.
+func (r *Run) TCPFlows() []*tcp.Flow {
+	var fs []*tcp.Flow
+	for _, src := range r.flows {
+		if f, ok := src.(*tcp.Flow); ok {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
 // named fills in the identity a traffic source leaves to its caller.
 type named struct {
 	src     source
