@@ -58,6 +58,16 @@ var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_
 
 func (c DropCause) String() string { return dropCauseNames[c] }
 
+// Congestive reports whether a drop of this cause is a congestion loss: a
+// router's queue chose it (tail drop, AQM). Every other cause but NoRoute is
+// a loss on the channel, which a loss-differentiating TCP should call
+// wireless; the scoring of verdicts against ground truth reads this.
+func (c DropCause) Congestive() bool { return c == QueueOverflow || c == AQMDrop }
+
+// Random reports whether a drop of this cause is a loss on the channel
+// (corruption, collision, injected loss), not a queue's choice.
+func (c DropCause) Random() bool { return c != NotDropped && c != NoRoute && !c.Congestive() }
+
 // DropCauses lists every real cause, in a fixed order for reports.
 func DropCauses() []DropCause {
 	return []DropCause{QueueOverflow, AQMDrop, ChannelError, RetxLoss, NoRoute}

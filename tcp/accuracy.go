@@ -69,10 +69,10 @@ type Classification struct {
 
 // truthOf maps a drop cause to the loss class it is ground truth for.
 func truthOf(c network.DropCause) LossClass {
-	switch c {
-	case network.QueueOverflow, network.AQMDrop:
+	switch {
+	case c.Congestive():
 		return Congestion
-	case network.ChannelError, network.RetxLoss:
+	case c.Random():
 		return Wireless
 	}
 	return Unclassified
