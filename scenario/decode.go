@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding"
 	"fmt"
 	"math"
 	"reflect"
@@ -92,8 +93,18 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	if v.CanAddr() {
-		if nd, ok := v.Addr().Interface().(nodeDecoder); ok {
-			nd.decodeNode(d, n, path)
+		switch x := v.Addr().Interface().(type) {
+		case nodeDecoder:
+			x.decodeNode(d, n, path)
+			return
+		case encoding.TextUnmarshaler:
+			// Named choices of the packages below (tcp's enums) say
+			// themselves what they accept.
+			if s, ok := d.scalar(n, path); ok {
+				if err := x.UnmarshalText([]byte(s)); err != nil {
+					d.at(n.Line, path, "%v", err)
+				}
+			}
 			return
 		}
 	}
@@ -227,17 +238,29 @@ func kindName(n *yaml.Node) string {
 	return "value"
 }
 
-// fieldsOf maps a struct type's yaml names to field indexes.
-func fieldsOf(t reflect.Type) (map[string]int, []string) {
-	idx := map[string]int{}
+// fieldsOf maps a struct type's yaml names to field index paths; the
+// fields of a struct tagged ",inline" are keys of the enclosing mapping.
+func fieldsOf(t reflect.Type) (map[string][]int, []string) {
+	idx := map[string][]int{}
 	var names []string
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "" || name == "-" || !f.IsExported() {
+		if !f.IsExported() {
 			continue
 		}
-		idx[name] = i
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" && opts == "inline" && f.Type.Kind() == reflect.Struct {
+			sub, subNames := fieldsOf(f.Type)
+			for k, path := range sub {
+				idx[k] = append([]int{i}, path...)
+			}
+			names = append(names, subNames...)
+			continue
+		}
+		if name == "" || name == "-" {
+			continue
+		}
+		idx[name] = []int{i}
 		names = append(names, name)
 	}
 	return idx, names
@@ -279,7 +302,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			d.unknownKey(k, path, key, names)
 			return
 		}
-		d.decode(val, v.Field(i), joinPath(path, key))
+		d.decode(val, v.FieldByIndex(i), joinPath(path, key))
 	})
 	if ok && v.CanAddr() {
 		if o, isSetter := v.Addr().Interface().(originSetter); isSetter {

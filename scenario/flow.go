@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 
@@ -164,19 +165,12 @@ func (f *FlowSpec) checkApp(r *reporter) {
 	}
 }
 
-// checkTCP checks a TCP configuration through tcp.Config's Validate when
-// the tcp package has one, pointing each of its field errors ("rto.min:
-// must be positive") at the line that set the field, or at the transport
-// (or profile) when the value came from the profile.
+// checkTCP checks a TCP configuration with tcp.Config.Validate, pointing
+// each of its field errors ("rto.min: must be positive") at the line that
+// set the field, or at the transport (or profile) when the value came from
+// the profile.
 func checkTCP(r *reporter, t *Transport) {
-	v, ok := any(&t.TCP).(interface{ Validate() error })
-	if !ok {
-		if t.TCP.MSS <= 0 {
-			r.at(t.lineOf("mss"), t.field("mss"), "must be positive, got %d", t.TCP.MSS)
-		}
-		return
-	}
-	err := v.Validate()
+	err := t.TCP.Validate()
 	if err == nil {
 		return
 	}
@@ -185,17 +179,19 @@ func checkTCP(r *reporter, t *Transport) {
 		errs = j.Unwrap()
 	}
 	for _, e := range errs {
-		field, msg, ok := strings.Cut(e.Error(), ": ")
-		if !ok || strings.ContainsAny(field, " \t") {
+		var fe *tcp.FieldError
+		if !errors.As(e, &fe) {
 			r.at(t.line, t.path, "%v", e)
 			continue
 		}
 		line := t.line
-		if l, set := t.keys[field]; set {
+		if l, set := t.keys[fe.Field]; set {
+			line = l
+		} else if l, set := t.keys["params"]; set && strings.HasPrefix(fe.Field, "params.") {
 			line = l
 		} else if l, set := t.keys["profile"]; set {
 			line = l
 		}
-		r.at(line, t.field(field), "%s", msg)
+		r.at(line, t.field(fe.Field), "%s", fe.Msg)
 	}
 }

@@ -197,7 +197,24 @@ flows:
       rto: {k: -1}
 `, []string{
 			`x.yaml:9: flows[f].transport.variant: unknown variant "renoo" (have ` + fmt.Sprint(tcp.VariantNames()) + `)`,
-			`x.yaml:10: flows[f].transport.rto.k: must be positive`,
+			`x.yaml:10: flows[f].transport.rto.k: must be in (0, 1e6]`,
+		}},
+		{"variant params and named choices checked before the run", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - name: f
+    src: A
+    dst: B
+    transport:
+      variant: veno
+      params: {betta: 3}
+      recovery_exit: deflate
+      header_bytes: 2147483648
+`, []string{
+			`x.yaml:10: flows[f].transport.params.betta: variant veno has no param "betta" (have [beta])`,
+			`x.yaml:11: flows[f].transport.recovery_exit: "deflate" is not one of ssthresh, ssthresh_grow, grow`,
+			`x.yaml:12: flows[f].transport.header_bytes: must be in [0, 65535], got 2147483648`,
 		}},
 	}
 	for _, c := range cases {
@@ -228,7 +245,7 @@ flows:
 			t.Errorf("%s: start %v stop %v, want %v and 10s", f.Name, f.Start, f.Stop, want)
 		}
 		// Unwritten fields keep the profile's values.
-		if f.Transport.TCP.Window != 7 || f.Transport.TCP.MSS != 1000 || f.Transport.TCP.Handshake != "syn" {
+		if f.Transport.TCP.Segments.Window != 7 || f.Transport.TCP.Segments.MSS != 1000 || f.Transport.TCP.Open.Mode != tcp.HandshakeSYN {
 			t.Errorf("%s: tcp config %+v", f.Name, f.Transport.TCP)
 		}
 	}

@@ -29,7 +29,7 @@ func TestSetOverridesFields(t *testing.T) {
 		{"tcp field", []string{"flows.f1.transport.variant=reno"},
 			func(s *Scenario) bool { return s.Flows[0].Transport.TCP.Variant == "reno" }},
 		{"nested tcp field", []string{"flows.f1.transport.rto.min=1s"},
-			func(s *Scenario) bool { return s.Flows[0].Transport.TCP.RTO.Min == sim.Second }},
+			func(s *Scenario) bool { return s.Flows[0].Transport.TCP.Timer.RTO.Min == sim.Second }},
 		{"top level", []string{"duration=20s", "seed=7"},
 			func(s *Scenario) bool { return s.Duration == 20*sim.Second && s.Seed == 7 }},
 		{"by index", []string{"links.1.delay=5ms"},

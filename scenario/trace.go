@@ -145,7 +145,7 @@ func attachPacketTraces(s *Scenario, net *network.Net, flows []source) (*packetT
 			f.Src = n.ID
 		}
 		if t, ok := src.(*tcp.Flow); ok {
-			f.MSS = t.Cfg.MSS
+			f.MSS = t.Cfg.Segments.MSS
 		}
 		info = append(info, f)
 	}

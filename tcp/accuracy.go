@@ -80,10 +80,10 @@ func truthOf(c network.DropCause) LossClass {
 
 // headTruth is the true class of the loss of the head segment.
 func (s *Sender) headTruth() LossClass {
-	if s.f.Rcv.rcvNxt > s.una {
+	if s.f.Rcv.rcvNxt > s.Una {
 		return Unclassified // it arrived: nothing to recover
 	}
-	k := s.seg(s.una)
+	k := s.seg(s.Una)
 	if !s.sb.has(k) {
 		return Unclassified
 	}
@@ -95,7 +95,7 @@ func (a *accuracy) fastRetransmit(s *Sender, verdict LossClass) {
 	t := s.headTruth()
 	a.ld[t][verdict]++
 	if a.keep {
-		a.log = append(a.log, Classification{s.net.Now(), "fast_retransmit", s.una, verdict, t})
+		a.log = append(a.log, Classification{s.net.Now(), "fast_retransmit", s.Una, verdict, t})
 	}
 }
 
@@ -105,7 +105,7 @@ func (a *accuracy) timeout(s *Sender, verdict LossClass) {
 	t := s.headTruth()
 	a.rto[t][verdict]++
 	if a.keep {
-		a.log = append(a.log, Classification{s.net.Now(), "timeout", s.una, verdict, t})
+		a.log = append(a.log, Classification{s.net.Now(), "timeout", s.Una, verdict, t})
 	}
 	a.pending = false
 }
@@ -122,14 +122,14 @@ func (a *accuracy) lostFastRetransmit(seq int64, cause network.DropCause) {
 // head segment was lost.
 func (a *accuracy) retransmitLost(s *Sender, r Response) {
 	t := Unclassified
-	if a.pending && a.pendSeq == s.una {
+	if a.pending && a.pendSeq == s.Una {
 		t = a.pendTruth
 		a.frSeen[t]++
 		if r.Class == t {
 			a.frRight[t]++
 		}
 		a.pending = false
-	} else if k := s.seg(s.una); s.sb.has(k) && s.sb.at(k).lostLast {
+	} else if k := s.seg(s.Una); s.sb.has(k) && s.sb.at(k).lostLast {
 		// A retransmission other than the fast one (after a timeout, or a
 		// partial ACK's) was lost and detected: right, but outside eq. 9-11.
 		a.otherDt++
@@ -137,7 +137,7 @@ func (a *accuracy) retransmitLost(s *Sender, r Response) {
 		a.falseDt++
 	}
 	if a.keep {
-		a.log = append(a.log, Classification{s.net.Now(), "lost_retransmission", s.una, r.Class, t})
+		a.log = append(a.log, Classification{s.net.Now(), "lost_retransmission", s.Una, r.Class, t})
 	}
 }
 

@@ -14,7 +14,7 @@ func TestSteadyStateDoesNotAllocate(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			mk := func() Config {
 				c := ns2Config(t, variant, 1000, 64)
-				c.SACK = variant == "sack"
+				c.Recovery.SACK = variant == "sack"
 				return c
 			}
 			n, _ := dumbbellN(t, 1, 10, 6e6, 0.02, mk, 100*sim.Millisecond)

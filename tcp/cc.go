@@ -1,16 +1,18 @@
 package tcp
 
 import (
-	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/tcplab/tcplab/sim"
 )
 
 // Variant is a congestion-control and loss-differentiation algorithm. The
-// engine (Sender) owns sequence space, timers and the scoreboard; a variant
-// only reacts to events through this interface (the split of ns-3's
-// TcpCongestionOps / TcpRecoveryOps). Embed Reno to inherit its defaults.
+// engine (Sender) owns sequence space, timers, loss recovery and the
+// scoreboard; a variant owns its own state and reacts to events through
+// this interface (the split of ns-3's TcpCongestionOps / TcpRecoveryOps).
+// It changes the windows in one way only: by setting State.Cwnd and
+// State.Ssthresh. Embed Reno to inherit its defaults.
 type Variant interface {
 	Name() string
 	// Init is called once when the connection opens.
@@ -22,44 +24,76 @@ type Variant interface {
 	// engine acts on it (rate and delay estimators).
 	OnDupAck(s *State, a *AckEvent)
 	// OnLoss is called when duplicate ACKs reveal a loss (fast
-	// retransmit). It says what ssthresh and cwnd become and how it
+	// retransmit), and when an ECN echo signals congestion (l.ECN; no
+	// retransmission then). It sets ssthresh and cwnd and says how it
 	// classified the loss.
 	OnLoss(s *State, l *LossEvent) Response
 	// OnDupAckInRecovery may detect a lost retransmission (DAC, DDLRP,
 	// T-DLRP): Response.Retransmit asks for the first unacknowledged segment
 	// to be sent again now.
 	OnDupAckInRecovery(s *State, a *AckEvent) Response
-	// OnRecoveryExit is called on the ACK that ends fast recovery.
+	// OnRecoveryExit is called on the ACK that ends fast recovery, after
+	// the engine set cwnd by the profile's recovery exit rule.
 	OnRecoveryExit(s *State)
-	// OnTimeout is called when the retransmission timer expires.
+	// OnTimeout is called when the retransmission timer expires. The
+	// variant sets ssthresh and cwnd (Reno: half, and one segment).
 	OnTimeout(s *State) Response
 }
 
-// State is the sender state a variant may read; it sets Cwnd and Ssthresh
-// directly (bytes).
+// SendObserver is implemented by variants that watch the segments the
+// sender transmits (T-DLRP's Timestamp_new); the engine calls OnSend for
+// every data segment, right before it leaves.
+type SendObserver interface {
+	OnSend(s *State, e *SendEvent)
+}
+
+// ConfigChecker is implemented by variants that need some settings of
+// the connection (timestamps, an RTT sample on every ACK); Config.Validate
+// calls it and reports each problem at its field.
+type ConfigChecker interface {
+	CheckConfig(c *Config, bad func(field, format string, a ...any))
+}
+
+// SendEvent describes one data segment being sent.
+type SendEvent struct {
+	Seq   int64 // first sequence number
+	TSval int64 // its timestamp (0 without timestamps)
+	Retx  bool  // a retransmission
+	Fast  bool  // a fast retransmission (or a lost retransmission resent)
+}
+
+// State is the connection as a variant sees it. The engine keeps it
+// current (it is the engine's own storage for these values, not a copy);
+// a variant sets Cwnd and Ssthresh and only reads the rest.
 type State struct {
-	Now        sim.Time
-	MSS        float64
-	Cwnd       float64 // bytes
-	Ssthresh   float64 // bytes
-	Flight     float64 // bytes outstanding (the RFC 6675 pipe with SACK)
-	Window     float64 // the send-window cap in bytes (0: none)
-	SRTT       sim.Time
-	MinRTT     sim.Time // smallest RTT seen (sim.Never before any sample)
-	LastRTT    sim.Time // the latest sample
-	TSTick     sim.Time // the timestamp clock's tick (Config.TSTick)
-	InRecovery bool
-	// ByteCounting: grow by bytes acked in slow start (RFC 3465).
-	ByteCounting bool
-	// SlowStartCarry: an ACK covering more segments than slow start uses
-	// also makes one congestion-avoidance increment (ns-3).
-	SlowStartCarry bool
-	Una            int64 // oldest unacknowledged sequence number
-	Nxt            int64 // next sequence number to send
-	High           int64 // highest sequence number sent + 1
-	// halfBasis is the quantity a loss halves, per Config.SsthreshBasis.
-	halfBasis float64
-	ns2Floor  bool
+	Cwnd     float64 // bytes
+	Ssthresh float64 // bytes
+
+	MSS    float64  // bytes per full segment
+	Window float64  // the send-window cap in bytes (0: none)
+	TSTick sim.Time // the timestamp clock's tick (Config.TS.Tick)
+	Now    sim.Time // the time of the event being handled
+
+	Una        int64 // oldest unacknowledged sequence number
+	Nxt        int64 // next sequence number to send
+	High       int64 // highest sequence number sent + 1
+	InRecovery bool  // in fast recovery
+
+	SRTT    sim.Time // smoothed RTT (0 before the first sample)
+	MinRTT  sim.Time // smallest RTT seen (sim.Never before any sample)
+	LastRTT sim.Time // the latest sample
+
+	growth GrowthConfig
+	flight func() int64 // the engine's bytes in flight; nil: High - Una
+}
+
+// Flight is the bytes outstanding: the RFC 6675 pipe with SACK, else
+// SND.MAX - SND.UNA. It is computed when asked.
+func (s *State) Flight() float64 {
+	if s.flight != nil {
+		return float64(s.flight())
+	}
+	return float64(s.High - s.Una)
 }
 
 // HalfWindow is the standard ssthresh after a congestion loss: half the
@@ -67,14 +101,35 @@ type State struct {
 // truncated to whole segments), at least 2 segments.
 func (s *State) HalfWindow() float64 { return s.ReducedWindow(0.5) }
 
-// ReducedWindow is the basis times factor, at least 2 segments (Veno's
-// 4/5 uses factor 0.8).
+// ReducedWindow is the loss basis times factor, at least 2 segments
+// (Veno's 4/5 uses factor 0.8).
 func (s *State) ReducedWindow(factor float64) float64 {
-	v := s.halfBasis * factor
-	if s.ns2Floor {
-		v = float64(int64(v/s.MSS)) * s.MSS
+	if s.growth.SsthreshBasis == CwndBasis {
+		v := s.cwndBasis() * factor
+		return max(float64(int64(v/s.MSS))*s.MSS, 2*s.MSS)
 	}
-	return max(v, 2*s.MSS)
+	return max(s.Flight()*factor, 2*s.MSS)
+}
+
+// cwndBasis is ns-2's loss basis, min(cwnd, window_).
+func (s *State) cwndBasis() float64 {
+	if s.Window > 0 && s.Window < s.Cwnd {
+		return s.Window
+	}
+	return s.Cwnd
+}
+
+// Halve is Reno's response to a congestion loss (RFC 5681 eq. 4):
+// ssthresh = HalfWindow and cwnd = ssthresh; with ns-2's cwnd basis cwnd
+// keeps the fraction of the half window (ns-2's CLOSE_CWND_HALF).
+func (s *State) Halve() {
+	half := s.HalfWindow()
+	if s.growth.SsthreshBasis == CwndBasis {
+		s.Cwnd = max(s.cwndBasis()/2, s.MSS)
+	} else {
+		s.Cwnd = half
+	}
+	s.Ssthresh = half
 }
 
 // InSlowStart reports cwnd < ssthresh (RFC 5681 §3.1).
@@ -82,24 +137,24 @@ func (s *State) InSlowStart() bool { return s.Cwnd < s.Ssthresh }
 
 // AckEvent describes one arriving ACK.
 type AckEvent struct {
-	Ack       int64    // cumulative ACK
-	Acked     float64  // bytes newly acknowledged (0 for a duplicate)
-	RTT       sim.Time // RTT sample taken on this ACK, or 0
-	TSecr     int64    // echoed timestamp, if timestamps are on
-	TSval     int64    // the receiver's timestamp on this ACK (ticks of State.TSTick)
-	HasTS     bool
-	CW        bool // the ACK echoes a router's congestion warning
-	ECE       bool // ECN echo
-	Dupacks   int  // duplicate ACKs in a row, this one included
-	RecvTime  sim.Time
-	TSvalSent int64 // Timestamp_new of T-DLRP: TSval of the first new segment after the fast retransmission (0 if none)
+	Ack     int64    // cumulative ACK
+	Acked   float64  // bytes newly acknowledged (0 for a duplicate)
+	RTT     sim.Time // RTT sample taken on this ACK, or 0
+	TSecr   int64    // echoed timestamp, if timestamps are on
+	TSval   int64    // the receiver's timestamp on this ACK (ticks of State.TSTick)
+	HasTS   bool
+	CW      bool // the ACK echoes a router's congestion warning
+	ECE     bool // ECN echo
+	Dupacks int  // duplicate ACKs in a row, this one included
 }
 
-// LossEvent describes a loss detected by duplicate ACKs.
+// LossEvent describes a loss detected by duplicate ACKs, or congestion
+// signalled by ECN.
 type LossEvent struct {
 	Seq     int64 // first unacknowledged sequence number (the lost segment)
 	Dupacks int
 	CW      bool // the ACK that triggered it carries a congestion warning
+	ECN     bool // an ECN echo, not a loss: nothing is retransmitted (RFC 3168 §6.1.2)
 }
 
 // LossClass is a variant's verdict on a loss.
@@ -116,70 +171,38 @@ func (c LossClass) String() string {
 	return [...]string{"unclassified", "congestion", "wireless"}[c]
 }
 
-// Response is what a variant asks of the engine.
+// Response is what a variant asks of the engine besides the windows.
 type Response struct {
-	Ssthresh float64 // new ssthresh in bytes; 0 keeps the engine default
-	Cwnd     float64 // new cwnd in bytes; 0 keeps the engine default
-	Class    LossClass
-	// Retransmit (in recovery): the retransmission was judged lost;
+	Class LossClass
+	// Retransmit (OnDupAckInRecovery): the retransmission was judged lost;
 	// send the first unacknowledged segment again now.
 	Retransmit bool
-	// KeepWindow (on timeout): retransmit one segment but keep cwnd and
-	// ssthresh and do not go back N (T-DLRP's IRTOR).
-	KeepWindow bool
+	// RepairInPlace (OnTimeout): retransmit only the first unacknowledged
+	// segment and repair the rest of the window as fast recovery does (a
+	// partial ACK resends the next hole, until everything sent before the
+	// timeout is acknowledged), instead of going back N (T-DLRP's IRTOR).
+	RepairInPlace bool
 }
 
-// recoveryKind is the engine's loss-recovery algorithm for a flow.
-type recoveryKind uint8
-
-const (
-	recOldTahoe recoveryKind = iota // timeouts only
-	recTahoe                        // fast retransmit, then slow start
-	recReno                         // RFC 5681 fast recovery
-	recNewReno                      // RFC 6582
-	recSACK                         // RFC 6675
-)
-
 type variantSpec struct {
-	recovery recoveryKind
+	recovery string
 	make     func(params map[string]float64) (Variant, error)
 }
 
 var variants = map[string]variantSpec{}
 
 // Register adds a congestion-control variant under name. Variants call it
-// from init; recovery is the loss recovery it uses without SACK
-// ("newreno" for most).
+// from init; recovery names the loss recovery it uses without SACK
+// (RegisterRecovery: oldtahoe, tahoe, reno or newreno for most); with
+// sack: true every variant but the Tahoes uses RFC 6675. make builds one
+// instance from the scenario's params and rejects unknown ones
+// (ParamError).
 func Register(name string, recovery string, make func(params map[string]float64) (Variant, error)) {
-	k, ok := map[string]recoveryKind{"oldtahoe": recOldTahoe, "tahoe": recTahoe, "reno": recReno, "newreno": recNewReno, "sack": recSACK}[recovery]
-	if !ok {
+	if _, ok := recoveries[recovery]; !ok {
 		panic("tcp: unknown recovery " + recovery)
 	}
-	variants[name] = variantSpec{recovery: k, make: make}
+	variants[name] = variantSpec{recovery: recovery, make: make}
 }
 
 // VariantNames lists the registered variants.
-func VariantNames() []string {
-	var ns []string
-	for n := range variants {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
-func newVariant(cfg *Config) (Variant, recoveryKind, error) {
-	spec, ok := variants[cfg.Variant]
-	if !ok {
-		return nil, 0, fmt.Errorf("unknown variant %q (have %v)", cfg.Variant, VariantNames())
-	}
-	v, err := spec.make(cfg.Params)
-	if err != nil {
-		return nil, 0, err
-	}
-	rec := spec.recovery
-	if cfg.SACK && rec != recOldTahoe && rec != recTahoe {
-		rec = recSACK
-	}
-	return v, rec, nil
-}
+func VariantNames() []string { return slices.Sorted(maps.Keys(variants)) }

@@ -7,7 +7,9 @@ import "github.com/tcplab/tcplab/sim"
 // the bottleneck queue from RTTs, l = (RTT - T)·B (eq. 3), T the smallest
 // RTT, and judges a loss by three duplicate ACKs random while l < N =
 // A·l_max (eq. 4), l_max the largest l seen. A random loss is only
-// retransmitted: cwnd and ssthresh stay. l is refreshed by every RTT sample.
+// retransmitted: cwnd and ssthresh stay (the window is restored when the
+// recovery ends, whatever the engine's exit rule did to it). l is
+// refreshed by every RTT sample.
 //
 // B, the bottleneck bandwidth, scales l and N alike, so for a fixed
 // bottleneck it cancels in l < N; it is a param only to report l in bytes.
@@ -19,6 +21,7 @@ type CERL struct {
 
 	t       sim.Time // T: smallest RTT
 	l, lMax float64
+	kept    float64 // cwnd to restore when this recovery ends (0: none)
 }
 
 func init() {
@@ -50,9 +53,17 @@ func (c *CERL) OnAck(s *State, a *AckEvent) {
 
 // OnLoss implements Variant.
 func (c *CERL) OnLoss(s *State, l *LossEvent) Response {
-	if c.l < c.a*c.lMax { // eq. 4
-		// Keep both; ssthresh at least cwnd so leaving recovery keeps it.
-		return Response{Ssthresh: max(s.Ssthresh, s.Cwnd), Cwnd: s.Cwnd, Class: Wireless}
+	c.kept = 0
+	if !l.ECN && c.l < c.a*c.lMax { // eq. 4
+		c.kept = s.Cwnd
+		return Response{Class: Wireless}
 	}
 	return c.Reno.OnLoss(s, l)
+}
+
+// OnRecoveryExit restores the window a random loss kept.
+func (c *CERL) OnRecoveryExit(s *State) {
+	if c.kept > 0 {
+		s.Cwnd, c.kept = c.kept, 0
+	}
 }

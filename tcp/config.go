@@ -2,22 +2,34 @@ package tcp
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/tcplab/tcplab/sim"
 )
 
-// Config is everything that sets a TCP flow's behaviour. A profile (ns2,
-// ns3, linux) fills it; a scenario may override any field by its YAML name.
+// Config is everything that sets a TCP flow's behaviour, grouped by
+// concern. A profile (ns2, ns3, linux) fills it; a scenario may override
+// any field by its YAML name. The groups are inlined: in YAML every field
+// is a key of the transport mapping (rto's fields under rto:).
 type Config struct {
 	Profile string `yaml:"profile"` // the profile this config started from
 	Variant string `yaml:"variant"` // congestion control: oldtahoe, tahoe, reno, newreno, ...
-	// SACK turns on RFC 2018 SACK blocks at the receiver and RFC 6675
-	// loss recovery at the sender.
-	SACK bool `yaml:"sack"`
 	// Params are the variant's own parameters by name (e.g. Vegas alpha).
 	Params map[string]float64 `yaml:"params"`
 
+	Segments SegmentConfig   `yaml:",inline"`
+	Growth   GrowthConfig    `yaml:",inline"`
+	Recovery RecoveryConfig  `yaml:",inline"`
+	Acks     AckConfig       `yaml:",inline"`
+	TS       TimestampConfig `yaml:",inline"`
+	Open     HandshakeConfig `yaml:",inline"`
+	Timer    TimerConfig     `yaml:",inline"`
+	ECN      bool            `yaml:"ecn"` // RFC 3168: mark data ECT and react to ECE
+}
+
+// SegmentConfig sizes segments and windows.
+type SegmentConfig struct {
 	MSS         int  `yaml:"mss"`          // payload bytes per full segment
 	HeaderBytes int  `yaml:"header_bytes"` // TCP/IP (and link) header bytes per packet
 	OptionBytes bool `yaml:"option_bytes"` // count timestamp and SACK option bytes in packet sizes (ns-3), or not (ns-2)
@@ -26,9 +38,14 @@ type Config struct {
 	Window          int     `yaml:"window"`
 	InitialWindow   float64 `yaml:"initial_window"`   // segments (RFC 6928 uses 10)
 	InitialSsthresh float64 `yaml:"initial_ssthresh"` // segments; 0 means the window cap, or no limit without one
-	// SsthreshBasis is what a loss halves: "flight" (RFC 5681 eq. 4, ns-3:
-	// bytes in flight) or "cwnd" (ns-2: min(cwnd, window)).
-	SsthreshBasis string `yaml:"ssthresh_basis"`
+}
+
+// GrowthConfig holds the profile choices of window arithmetic that every
+// Reno-like variant shares.
+type GrowthConfig struct {
+	// SsthreshBasis is what a loss halves: flight (RFC 5681 eq. 4, ns-3:
+	// bytes in flight) or cwnd (ns-2: min(cwnd, window)).
+	SsthreshBasis SsthreshBasis `yaml:"ssthresh_basis"`
 	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
 	// than by one segment per ACK (ns-2, ns-3 NewReno).
 	ByteCounting bool `yaml:"byte_counting"`
@@ -36,19 +53,31 @@ type Config struct {
 	// start uses also makes one congestion-avoidance increment when it
 	// takes cwnd to ssthresh (ns-3's TcpNewReno::IncreaseWindow).
 	SlowStartCarry bool `yaml:"slow_start_carry"`
-	// RecoveryExit is what the ACK ending fast recovery does to cwnd:
-	// "ssthresh" (RFC 5681 §3.2 step 6, RFC 6582: deflate to ssthresh, no
-	// growth on that ACK), "ssthresh_grow" (ns-3.37: deflate, then open as
-	// on any new ACK) or "grow" (ns-2.35: keep the halved cwnd_ and open it).
-	RecoveryExit string `yaml:"recovery_exit"`
+}
+
+// RecoveryConfig chooses the loss recovery and its details.
+type RecoveryConfig struct {
+	// SACK turns on RFC 2018 SACK blocks at the receiver and RFC 6675
+	// loss recovery at the sender.
+	SACK      bool `yaml:"sack"`
+	DupThresh int  `yaml:"dupthresh"` // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
+	// LimitedTransmit sends new data on the first two duplicate ACKs (RFC 3042).
+	LimitedTransmit bool `yaml:"limited_transmit"`
+	// LimitedTransmitGoBackN lets limited transmit also send the
+	// go-back-N retransmission at SND.NXT after a timeout, not only new
+	// data (ns-2.35's send_one on the first dupacks).
+	LimitedTransmitGoBackN bool `yaml:"limited_transmit_gbn"`
+	// Exit is what the ACK ending fast recovery does to cwnd: ssthresh
+	// (RFC 5681 §3.2 step 6, RFC 6582), ssthresh_grow (ns-3.37) or grow
+	// (ns-2.35).
+	Exit RecoveryExit `yaml:"recovery_exit"`
 	// LossExitNoGrowth: the ACK that completes the repair after a timeout
 	// (reaches recover) does not open cwnd (ns-3.37 leaving CA_LOSS).
 	LossExitNoGrowth bool `yaml:"loss_exit_no_growth"`
 	// PartialAckRestart: which partial ACKs in fast recovery restart the
-	// retransmission timer: "first" (RFC 6582 §4's impatient variant, ns-2
-	// and ns-3) or "every" (RFC 6298 §5.3, Linux).
-	PartialAckRestart string `yaml:"partial_ack_restart"`
-	DupThresh         int    `yaml:"dupthresh"` // duplicate ACKs that trigger fast retransmit (RFC 5681: 3)
+	// retransmission timer: first (RFC 6582 §4's impatient variant, ns-2
+	// and ns-3) or every (RFC 6298 §5.3, Linux).
+	PartialAckRestart PartialAckRestart `yaml:"partial_ack_restart"`
 	// RecoverInclusive allows a new fast retransmit once the cumulative ACK
 	// reaches recover (ns-3), not only once it passes it (RFC 6582 §3.2
 	// "covers more than recover", ns-2's bug_fix_).
@@ -66,27 +95,24 @@ type Config struct {
 	// partial ACK of SACK recovery whatever the pipe says (ns-3.37); RFC
 	// 6675 sends only while cwnd - pipe allows.
 	SACKPartialRetransmit bool `yaml:"sack_partial_retransmit"`
-	LimitedTransmit       bool `yaml:"limited_transmit"` // RFC 3042
-	// LimitedTransmitGoBackN lets limited transmit also send the
-	// go-back-N retransmission at SND.NXT after a timeout, not only new
-	// data (ns-2.35's send_one on the first dupacks).
-	LimitedTransmitGoBackN bool `yaml:"limited_transmit_gbn"`
+}
 
-	// Receiver.
+// AckConfig is the receiver's acknowledgment policy.
+type AckConfig struct {
 	DelAckCount   int      `yaml:"delack_count"`   // ACK every this many full segments; 1 means no delayed ACKs
 	DelAckTimeout sim.Time `yaml:"delack_timeout"` // RFC 1122: at most 500 ms, usually 200 ms
+}
 
-	Timestamps bool `yaml:"timestamps"` // RFC 7323 timestamps option
-	// TSEcho is the receiver's TSecr rule: "rfc7323" (§4.3: the TSval of the
-	// segment that last advanced the window) or "latest" (the TSval of the
-	// most recent segment even if out of order: T-DLRP §4.1, Fig. 4c).
-	TSEcho string   `yaml:"ts_echo"`
-	TSTick sim.Time `yaml:"ts_tick"` // timestamp clock tick (RFC 7323 §5.4: 1 ms to 1 s)
+// TimestampConfig is the RFC 7323 timestamps option.
+type TimestampConfig struct {
+	Enabled bool     `yaml:"timestamps"`
+	Echo    TSEcho   `yaml:"ts_echo"` // rfc7323 or latest (T-DLRP §4.1, Fig. 4c)
+	Tick    sim.Time `yaml:"ts_tick"` // timestamp clock tick (RFC 7323 §5.4: 1 ms to 1 s)
+}
 
-	// Handshake: "none" (data from the first packet), "syn" (ns-2: a
-	// header-only SYN as packet 0, acknowledged by the sink, no SYN-ACK) or
-	// "3way" (SYN, SYN-ACK, ACK as ns-3 and real stacks).
-	Handshake string `yaml:"handshake"`
+// HandshakeConfig is how the connection opens.
+type HandshakeConfig struct {
+	Mode Handshake `yaml:"handshake"` // none, syn (ns-2) or 3way
 	// SynTimeout is the SYN's retransmission timeout (ns-3's ConnTimeout,
 	// 3 s); 0 uses rto.initial (RFC 6298 §2.1).
 	SynTimeout sim.Time `yaml:"syn_timeout"`
@@ -97,31 +123,30 @@ type Config struct {
 	// was retransmitted (ns-3.37; a Karn violation that leaves a large RTO
 	// after a lost SYN).
 	SynRTTFromFirst bool `yaml:"syn_rtt_from_first"`
+}
 
+// TimerConfig is the retransmission timer and what feeds it.
+type TimerConfig struct {
 	RTO RTOConfig `yaml:"rto"`
-
-	// RTTSampling: "timed" (one timed segment per window, ns-2 and RFC 6298
-	// without timestamps), "every_ack" (every ACK covering never-retransmitted
-	// data, ns-3) or "timestamps" (RFC 7323 RTTM, needs Timestamps).
-	RTTSampling string `yaml:"rtt_sampling"`
-	// RestartTimerOnFastRetransmit restarts the retransmission timer when the
+	// RTTSampling: timed (one timed segment per window, ns-2), every_ack
+	// (ns-3) or timestamps (RFC 7323 RTTM, needs timestamps).
+	RTTSampling RTTSampling `yaml:"rtt_sampling"`
+	// RestartOnFastRetransmit restarts the retransmission timer when the
 	// fast retransmission is sent (ns-2's dupack_action does, ns-3.37 does not).
-	RestartTimerOnFastRetransmit bool `yaml:"rtx_restart"`
+	RestartOnFastRetransmit bool `yaml:"rtx_restart"`
 	// KeepBackoff keeps an RTO back-off until a fresh RTT sample (ns-2,
 	// RFC 6298 §5.7 via Karn); false drops it on any new ACK (ns-3).
 	KeepBackoff bool `yaml:"keep_backoff"`
-	// Spurious is the spurious-timeout detection: "none", "frto" (RFC 5682)
-	// or "eifel" (RFC 3522 detection, RFC 4015 response; needs Timestamps).
-	Spurious string `yaml:"spurious"`
-	ECN      bool   `yaml:"ecn"` // RFC 3168: mark data ECT and react to ECE
+	// Spurious is the spurious-timeout detection: none, frto (RFC 5682) or
+	// eifel (RFC 3522 detection, RFC 4015 response; needs timestamps).
+	Spurious Spurious `yaml:"spurious"`
 }
 
 // RTOConfig sets the retransmission timer (RFC 6298).
 type RTOConfig struct {
-	// Policy: "rfc6298" (floating point, RTO = SRTT + max(G, K·RTTVAR)),
-	// "ns2" (ns-2.35's fixed-point tick arithmetic: samples in whole ticks,
-	// RTO = SRTT + 4·RTTVAR, min RTO applied before back-off). The
-	// adaptive minimum RTO of Psaras & Tsaoussidis will be a third policy.
+	// Policy names the RTO estimator (RegisterRTOPolicy): rfc6298
+	// (floating point, RTO = SRTT + max(G, K·RTTVAR)) or ns2 (ns-2.35's
+	// fixed-point tick arithmetic).
 	Policy      string   `yaml:"policy"`
 	Min         sim.Time `yaml:"min"`         // RFC 6298 (2.4): 1 s; Linux 200 ms
 	Max         sim.Time `yaml:"max"`         // RFC 6298 (2.5): at least 60 s
@@ -141,14 +166,18 @@ var profiles = map[string]Config{
 	// timed segment per RTT, timer restart at fast retransmit, back-off kept
 	// until a fresh sample, ssthresh from min(cwnd, window_).
 	"ns2": {
-		Profile: "ns2", Variant: "newreno", MSS: 1000, HeaderBytes: 40,
-		Window: 20, InitialWindow: 2, SsthreshBasis: "cwnd", RecoveryExit: "grow", PartialAckRestart: "first", DupThresh: 3,
-		LimitedTransmit: true, LimitedTransmitGoBackN: true, DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond,
-		TSEcho: "rfc7323", TSTick: 10 * sim.Millisecond, Handshake: "syn", SynLossIW1: true, RenoCareful: true,
-		RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
-			Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
-		RTTSampling: "timed", RestartTimerOnFastRetransmit: true, KeepBackoff: true,
-		Spurious: "none",
+		Profile: "ns2", Variant: "newreno",
+		Segments: SegmentConfig{MSS: 1000, HeaderBytes: 40, Window: 20, InitialWindow: 2},
+		Growth:   GrowthConfig{SsthreshBasis: CwndBasis},
+		Recovery: RecoveryConfig{DupThresh: 3, LimitedTransmit: true, LimitedTransmitGoBackN: true,
+			Exit: ExitGrow, PartialAckRestart: RestartFirst, RenoCareful: true},
+		Acks: AckConfig{DelAckCount: 1, DelAckTimeout: 100 * sim.Millisecond},
+		TS:   TimestampConfig{Echo: EchoRFC7323, Tick: 10 * sim.Millisecond},
+		Open: HandshakeConfig{Mode: HandshakeSYN, SynLossIW1: true},
+		Timer: TimerConfig{
+			RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
+				Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
+			RTTSampling: SampleTimed, RestartOnFastRetransmit: true, KeepBackoff: true, Spurious: SpuriousNone},
 	},
 	// ns-3.37 TcpSocketBase defaults, less its two defects (anchors README):
 	// IW 10, SACK, timestamps, delayed ACK every 2 segments or 200 ms, MinRto
@@ -158,28 +187,35 @@ var profiles = map[string]Config{
 	// ns-3's default congestion control is CUBIC; this profile uses NewReno
 	// until CUBIC is selected with variant.
 	"ns3": {
-		Profile: "ns3", Variant: "newreno", SACK: true, SlowStartCarry: true, RecoverInclusive: true, PipeKeepsSackedRetx: true,
-		SACKPartialRetransmit: true, MSS: 536, HeaderBytes: 42, OptionBytes: true,
-		Window: 0, InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh_grow", LossExitNoGrowth: true, PartialAckRestart: "first", DupThresh: 3,
-		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond,
-		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way",
-		SynTimeout: 3 * sim.Second, SynRTTFromFirst: true,
-		RTO: RTOConfig{Policy: "rfc6298", Min: sim.Second, Max: 60 * sim.Second,
-			Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
-		RTTSampling: "every_ack", RestartTimerOnFastRetransmit: false, KeepBackoff: false,
-		Spurious: "none",
+		Profile: "ns3", Variant: "newreno",
+		Segments: SegmentConfig{MSS: 536, HeaderBytes: 42, OptionBytes: true, InitialWindow: 10},
+		Growth:   GrowthConfig{SsthreshBasis: FlightBasis, SlowStartCarry: true},
+		Recovery: RecoveryConfig{SACK: true, DupThresh: 3, LimitedTransmit: true, Exit: ExitToSsthreshGrow,
+			LossExitNoGrowth: true, PartialAckRestart: RestartFirst, RecoverInclusive: true,
+			PipeKeepsSackedRetx: true, SACKPartialRetransmit: true},
+		Acks: AckConfig{DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond},
+		TS:   TimestampConfig{Enabled: true, Echo: EchoRFC7323, Tick: sim.Millisecond},
+		Open: HandshakeConfig{Mode: Handshake3Way, SynTimeout: 3 * sim.Second, SynRTTFromFirst: true},
+		Timer: TimerConfig{
+			RTO: RTOConfig{Policy: "rfc6298", Min: sim.Second, Max: 60 * sim.Second,
+				Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
+			RTTSampling: SampleEveryAck, Spurious: SpuriousNone},
 	},
 	// A modern Linux sender: CUBIC, IW 10 (RFC 6928), SACK, timestamps,
 	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
 	"linux": {
-		Profile: "linux", Variant: "cubic", SACK: true, MSS: 1448, HeaderBytes: 40, OptionBytes: true,
-		InitialWindow: 10, SsthreshBasis: "flight", RecoveryExit: "ssthresh", PartialAckRestart: "every", ByteCounting: true, DupThresh: 3,
-		LimitedTransmit: true, DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond,
-		Timestamps: true, TSEcho: "rfc7323", TSTick: sim.Millisecond, Handshake: "3way", SynLossIW1: true,
-		RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
-			Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
-		RTTSampling: "timestamps", RestartTimerOnFastRetransmit: true, KeepBackoff: false,
-		Spurious: "frto",
+		Profile: "linux", Variant: "cubic",
+		Segments: SegmentConfig{MSS: 1448, HeaderBytes: 40, OptionBytes: true, InitialWindow: 10},
+		Growth:   GrowthConfig{SsthreshBasis: FlightBasis, ByteCounting: true},
+		Recovery: RecoveryConfig{SACK: true, DupThresh: 3, LimitedTransmit: true, Exit: ExitToSsthresh,
+			PartialAckRestart: RestartEvery},
+		Acks: AckConfig{DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond},
+		TS:   TimestampConfig{Enabled: true, Echo: EchoRFC7323, Tick: sim.Millisecond},
+		Open: HandshakeConfig{Mode: Handshake3Way, SynLossIW1: true},
+		Timer: TimerConfig{
+			RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
+				Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
+			RTTSampling: SampleTimestamps, RestartOnFastRetransmit: true, Spurious: FRTO},
 	},
 }
 
@@ -194,14 +230,7 @@ func Profile(name string) (Config, error) {
 }
 
 // ProfileNames lists the profiles in sorted order.
-func ProfileNames() []string {
-	var ns []string
-	for n := range profiles {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
+func ProfileNames() []string { return slices.Sorted(maps.Keys(profiles)) }
 
 // DefaultProfile is the profile a flow uses when the scenario names none.
 const DefaultProfile = "ns2"

@@ -1,7 +1,6 @@
 package tcp
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/tcplab/tcplab/sim"
@@ -41,8 +40,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if p["c"] <= 0 || p["beta"] <= 0 || p["beta"] >= 1 {
-			return nil, fmt.Errorf("cubic: need c > 0 and 0 < beta < 1, got %v", p)
+		if p["c"] <= 0 {
+			return nil, ParamError("c", "must be positive, got %v", p["c"])
+		}
+		if p["beta"] <= 0 || p["beta"] >= 1 {
+			return nil, ParamError("beta", "must be in (0, 1), got %v", p["beta"])
 		}
 		return &Cubic{Reno: Reno{name: "cubic"}, c: p["c"], beta: p["beta"],
 			fastConv: p["fast_convergence"] != 0, friendly: p["tcp_friendliness"] != 0}, nil
@@ -116,8 +118,9 @@ func (c *Cubic) reduce(s *State) float64 {
 
 // OnLoss implements Variant.
 func (c *Cubic) OnLoss(s *State, _ *LossEvent) Response {
-	ss := c.reduce(s)
-	return Response{Ssthresh: ss, Cwnd: ss, Class: Congestion}
+	s.Ssthresh = c.reduce(s)
+	s.Cwnd = s.Ssthresh
+	return Response{Class: Congestion}
 }
 
 // OnTimeout: ssthresh as for a loss, cwnd one segment, and the next stage
@@ -130,5 +133,6 @@ func (c *Cubic) OnTimeout(s *State) Response {
 		ss = c.reduce(s)
 	}
 	c.wMax, c.inEpoch, c.timedOut = 0, false, true
-	return Response{Ssthresh: ss, Cwnd: s.MSS, Class: Congestion}
+	s.Ssthresh, s.Cwnd = ss, s.MSS
+	return Response{Class: Congestion}
 }

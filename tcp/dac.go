@@ -23,7 +23,7 @@ type DAC struct {
 
 func init() {
 	Register("dac", "newreno", func(params map[string]float64) (Variant, error) {
-		if _, err := variantParams("dac", params, map[string]float64{}); err != nil {
+		if _, err := variantParams("dac", params, nil); err != nil {
 			return nil, err
 		}
 		return &DAC{Reno: Reno{name: "dac"}}, nil
@@ -51,6 +51,7 @@ func (d *DAC) OnDupAckInRecovery(s *State, a *AckEvent) Response {
 		return Response{}
 	}
 	d.expected = outstandingBeyondHead(s)
-	ss := max(s.Ssthresh/2, 2*s.MSS)
-	return Response{Retransmit: true, Ssthresh: ss, Cwnd: ss, Class: Congestion}
+	s.Ssthresh = max(s.Ssthresh/2, 2*s.MSS)
+	s.Cwnd = s.Ssthresh
+	return Response{Retransmit: true, Class: Congestion}
 }

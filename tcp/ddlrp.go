@@ -23,7 +23,7 @@ type DDLRP struct {
 
 func init() {
 	Register("ddlrp", "newreno", func(params map[string]float64) (Variant, error) {
-		if _, err := variantParams("ddlrp", params, map[string]float64{}); err != nil {
+		if _, err := variantParams("ddlrp", params, nil); err != nil {
 			return nil, err
 		}
 		return &DDLRP{Reno: Reno{name: "ddlrp"}}, nil
@@ -55,8 +55,9 @@ func (d *DDLRP) OnDupAckInRecovery(s *State, a *AckEvent) Response {
 	}
 	d.watch(s, a.Dupacks)
 	if a.CW {
-		ss := s.HalfWindow()
-		return Response{Retransmit: true, Ssthresh: ss, Cwnd: ss, Class: Congestion}
+		s.Ssthresh = s.HalfWindow()
+		s.Cwnd = s.Ssthresh
+		return Response{Retransmit: true, Class: Congestion}
 	}
 	return Response{Retransmit: true, Class: Wireless}
 }

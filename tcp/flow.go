@@ -18,16 +18,21 @@ type Flow struct {
 	Snd      *Sender
 	Rcv      *Receiver
 
-	net       *network.Net
-	sndPort   int32
-	rcvPort   int32
-	start     sim.Time
-	stop      sim.Time
-	started   bool
-	done      sim.Time // completion of a fixed-size transfer (0: not done)
-	dropCause [8]int64
-	startTm   sim.Timer
-	stopTm    sim.Timer
+	net     *network.Net
+	sndPort int32
+	rcvPort int32
+	start   sim.Time
+	stop    sim.Time
+	started bool
+	done    sim.Time // completion of a fixed-size transfer (0: not done)
+	// What had been delivered and sent when the flow stopped: a stopped
+	// flow's rates count its active time only (the data still in flight
+	// arrives later and counts in DeliveredBytes, not in the goodput).
+	stoppedDelivered, stoppedSent int64
+	stoppedAt                     bool
+	dropCause                     [8]int64
+	startTm                       sim.Timer
+	stopTm                        sim.Timer
 }
 
 // NewFlow builds a connection from src to dst and binds its two endpoints.
@@ -36,12 +41,16 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
 	}
+	spec := variants[cfg.Variant]
+	if spec.recovery == "sack" {
+		cfg.Recovery.SACK = true // variant sack is NewReno with RFC 6675: SACK on at both ends
+	}
 	f := &Flow{ID: id, Name: name, Cfg: cfg, Src: src, Dst: dst, net: net, stop: sim.Never}
-	cc, rec, err := newVariant(&f.Cfg)
+	cc, err := spec.make(cfg.Params)
 	if err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
 	}
-	f.Snd = newSender(f, cc, rec)
+	f.Snd = newSender(f, cc, spec.recovery)
 	f.Rcv = newReceiver(f)
 	f.sndPort = net.Bind(f.Snd)
 	f.rcvPort = net.Bind(f.Rcv)
@@ -82,7 +91,11 @@ func (f *Flow) onStart() {
 	}
 }
 
-func (f *Flow) onStop() { f.Snd.stopped = true }
+func (f *Flow) onStop() {
+	f.Snd.stopped = true
+	f.stoppedAt = true
+	f.stoppedDelivered, f.stoppedSent = f.Rcv.Delivered, f.Snd.stats.sentBytes
+}
 
 func (f *Flow) complete(now sim.Time) {
 	if f.done == 0 {
@@ -91,7 +104,7 @@ func (f *Flow) complete(now sim.Time) {
 }
 
 // tsNow is the timestamp clock (RFC 7323 §5.4), in ticks of TSTick.
-func (f *Flow) tsNow() int64 { return int64(f.net.Now()/f.Cfg.TSTick) + 1 }
+func (f *Flow) tsNow() int64 { return int64(f.net.Now()/f.Cfg.TS.Tick) + 1 }
 
 func (f *Flow) noteDrop(p *network.Packet, cause network.DropCause, _ *network.Link) {
 	f.dropCause[cause]++
@@ -118,12 +131,16 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		SpuriousTimeoutsDetected:        s.spur.detected,
 		Dropped:                         map[string]int64{},
 	}
-	if f.Cfg.SACK && f.Cfg.Variant != "sack" {
+	if f.Cfg.Recovery.SACK && f.Cfg.Variant != "sack" {
 		r.Variant += "+sack"
 	}
+	delivered, sent := f.Rcv.Delivered, s.stats.sentBytes
+	if f.stoppedAt && f.stop < now {
+		delivered, sent = f.stoppedDelivered, f.stoppedSent
+	}
 	if active > 0 {
-		r.GoodputBps = float64(f.Rcv.Delivered) * 8 / active
-		r.ThroughputBps = float64(s.stats.sentBytes) * 8 / active
+		r.GoodputBps = float64(delivered) * 8 / active
+		r.ThroughputBps = float64(sent) * 8 / active
 	}
 	for _, c := range network.DropCauses() {
 		if n := f.dropCause[c]; n > 0 {
@@ -138,7 +155,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 }
 
 // Cwnd is the current congestion window in bytes (uninflated).
-func (f *Flow) Cwnd() float64 { return f.Snd.cwnd }
+func (f *Flow) Cwnd() float64 { return f.Snd.Cwnd }
 
 // Ssthresh is the current slow-start threshold in bytes.
-func (f *Flow) Ssthresh() float64 { return f.Snd.ssthresh }
+func (f *Flow) Ssthresh() float64 { return f.Snd.Ssthresh }

@@ -67,7 +67,7 @@ func ns2Config(t testing.TB, variant string, mss, window int) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Variant, c.MSS, c.Window = variant, mss, window
+	c.Variant, c.Segments.MSS, c.Segments.Window = variant, mss, window
 	return c
 }
 

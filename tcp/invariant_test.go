@@ -37,9 +37,9 @@ func TestInvariantsUnderRandomLoss(t *testing.T) {
 				for seed := uint64(1); seed <= uint64(seeds); seed++ {
 					name := fmt.Sprintf("%s/%s/p=%g/seed=%d", variant, profile, p, seed)
 					cfg, _ := Profile(profile)
-					cfg.Variant, cfg.MSS, cfg.Window = variant, 1000, 40
+					cfg.Variant, cfg.Segments.MSS, cfg.Segments.Window = variant, 1000, 40
 					if variant == "sack" {
-						cfg.SACK = true
+						cfg.Recovery.SACK = true
 					}
 					n := network.New(seed)
 					a, b, c := n.AddNode("a"), n.AddNode("b"), n.AddNode("c")
@@ -58,7 +58,7 @@ func TestInvariantsUnderRandomLoss(t *testing.T) {
 					f.SetProbe(func(s *Sample) {
 						switch {
 						case bad != "":
-						case s.Cwnd < float64(cfg.MSS):
+						case s.Cwnd < float64(cfg.Segments.MSS):
 							bad = fmt.Sprintf("cwnd %.0f below one segment at %v", s.Cwnd, s.Time)
 						case s.Event == 'a' && s.Ack > s.High:
 							bad = fmt.Sprintf("ACK %d beyond the highest byte sent %d", s.Ack, s.High)
@@ -88,8 +88,8 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 	for _, profile := range []string{"ns2", "ns3"} {
 		t.Run(profile, func(t *testing.T) {
 			cfg, _ := Profile(profile)
-			cfg.MSS, cfg.Window, cfg.InitialWindow, cfg.DelAckCount = 1000, 8, 8, 1
-			cfg.Timestamps, cfg.RTTSampling = false, map[bool]string{true: "timed", false: "every_ack"}[profile == "ns2"]
+			cfg.Segments.MSS, cfg.Segments.Window, cfg.Segments.InitialWindow, cfg.Acks.DelAckCount = 1000, 8, 8, 1
+			cfg.TS.Enabled, cfg.Timer.RTTSampling = false, map[bool]RTTSampling{true: SampleTimed, false: SampleEveryAck}[profile == "ns2"]
 			n, f := dumbbell(t, 1, cfg, transmissions(1000, [2]int64{3, 1}, [2]int64{20, 1}, [2]int64{21, 1}))
 			f.SetLimit(100 * 1000)
 			full := 0
@@ -144,9 +144,9 @@ func TestNoResendOfInFlightSegmentsAfterRTO(t *testing.T) {
 	const stretch = 20 * sim.Second
 	for seed := uint64(1); seed <= 3; seed++ {
 		cfg, _ := Profile("ns3")
-		cfg.SACK, cfg.Timestamps, cfg.RTTSampling = false, false, "every_ack"
-		cfg.MSS, cfg.Window, cfg.InitialWindow, cfg.DelAckCount = 1024, 32, 2, 1
-		cfg.RTO.Min, cfg.RTO.Granularity = 200*sim.Millisecond, 10*sim.Millisecond
+		cfg.Recovery.SACK, cfg.TS.Enabled, cfg.Timer.RTTSampling = false, false, SampleEveryAck
+		cfg.Segments.MSS, cfg.Segments.Window, cfg.Segments.InitialWindow, cfg.Acks.DelAckCount = 1024, 32, 2, 1
+		cfg.Timer.RTO.Min, cfg.Timer.RTO.Granularity = 200*sim.Millisecond, 10*sim.Millisecond
 		n, f := dumbbell(t, seed, cfg, &bernoulli{p: 0.01, r: sim.Stream(seed, "loss")})
 		var retx, timeouts, drops [10]int
 		f.SetProbe(func(s *Sample) {

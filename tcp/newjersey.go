@@ -14,7 +14,7 @@ import "github.com/tcplab/tcplab/sim"
 // at most ownd, which on a path without a queue is about the window it had.
 // A timeout sets ssthresh = ownd (TCP Jersey) and restarts from one segment.
 //
-// Needs timestamps: true (Config.Validate says so): eq. 5's t_n is the
+// Needs timestamps: true (CheckConfig says so): eq. 5's t_n is the
 // arrival time at the receiver, which the ACK's TSval carries. Needs CW
 // marking routers on the path (queue type marker, fraction 0.3): without
 // them every loss looks random.
@@ -25,15 +25,17 @@ type NewJersey struct {
 
 func init() {
 	Register("newjersey", "newreno", func(params map[string]float64) (Variant, error) {
-		if _, err := variantParams("newjersey", params, map[string]float64{}); err != nil {
+		if _, err := variantParams("newjersey", params, nil); err != nil {
 			return nil, err
 		}
 		return &NewJersey{Reno: Reno{name: "newjersey"}}, nil
 	})
-	variantChecks["newjersey"] = func(c *Config, bad func(string, string, ...any)) {
-		if !c.Timestamps {
-			bad("timestamps", "variant newjersey needs timestamps: true (TABE, eq. 5)")
-		}
+}
+
+// CheckConfig implements ConfigChecker.
+func (j *NewJersey) CheckConfig(c *Config, bad func(field, format string, a ...any)) {
+	if !c.TS.Enabled {
+		bad("timestamps", "variant newjersey needs timestamps: true (TABE, eq. 5)")
 	}
 }
 
@@ -95,14 +97,15 @@ func (j *NewJersey) OnDupAck(s *State, a *AckEvent) { j.est.dupAck(s, a) }
 // OnLoss: CW marked, congestion (Reno); unmarked, random (rate control).
 func (j *NewJersey) OnLoss(s *State, l *LossEvent) Response {
 	w := j.est.ownd(s)
-	if l.CW || w == 0 {
+	if l.CW || l.ECN || w == 0 {
 		r := j.Reno.OnLoss(s, l)
-		if !l.CW {
+		if !l.CW && !l.ECN {
 			r.Class = Wireless // no estimate yet, but still unmarked
 		}
 		return r
 	}
-	return Response{Ssthresh: w, Cwnd: min(s.Cwnd, w), Class: Wireless}
+	s.Ssthresh, s.Cwnd = w, min(s.Cwnd, w)
+	return Response{Class: Wireless}
 }
 
 // OnRecoveryExit drops the duplicate-ACK credit (the recovery's cumulative
@@ -117,5 +120,6 @@ func (j *NewJersey) OnTimeout(s *State) Response {
 	if ss == 0 {
 		ss = s.HalfWindow()
 	}
-	return Response{Ssthresh: ss, Cwnd: s.MSS, Class: Unclassified}
+	s.Ssthresh, s.Cwnd = ss, s.MSS
+	return Response{Class: Unclassified}
 }

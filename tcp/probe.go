@@ -30,8 +30,8 @@ func (s *Sender) sample(ev byte, seq, ack, tsecr int64, retx bool) {
 	p := &s.probeRow
 	*p = Sample{
 		Time: s.net.Now(), Event: ev, Seq: seq, Ack: ack, TSecr: tsecr,
-		Una: s.una, High: s.high, Cwnd: s.cwnd, Ssthresh: s.ssthresh,
-		Flight: s.flight(), RTO: s.rtt.rto(s.backoff), SRTT: s.rtt.SRTT(), Retx: retx,
+		Una: s.Una, High: s.High, Cwnd: s.Cwnd, Ssthresh: s.Ssthresh,
+		Flight: s.rec.flight(), RTO: s.est.RTO(s.backoff), SRTT: s.SRTT, Retx: retx,
 	}
 	s.probe(p)
 }

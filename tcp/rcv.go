@@ -83,7 +83,7 @@ func (r *Receiver) Receive(p *network.Packet) {
 		immediate = hadHole
 		if !immediate {
 			r.unacked++
-			immediate = r.unacked >= r.cfg.DelAckCount
+			immediate = r.unacked >= r.cfg.Acks.DelAckCount
 		}
 	default:
 		r.insert(start, end)
@@ -94,7 +94,7 @@ func (r *Receiver) Receive(p *network.Packet) {
 	if immediate {
 		r.sendAck()
 	} else if !r.delack.Armed() {
-		r.delack.Arm(r.net.Sched.Now() + r.cfg.DelAckTimeout)
+		r.delack.Arm(r.net.Sched.Now() + r.cfg.Acks.DelAckTimeout)
 	}
 }
 
@@ -107,7 +107,7 @@ func (r *Receiver) onSYN(p *network.Packet) {
 	}
 	r.net.Free(p)
 	flags := network.FlagACK
-	if r.cfg.Handshake == "3way" {
+	if r.cfg.Open.Mode == Handshake3Way {
 		flags |= network.FlagSYN
 	}
 	r.emit(flags)
@@ -179,7 +179,7 @@ func (r *Receiver) updateTS(p *network.Packet) {
 	if !p.HasTS {
 		return
 	}
-	if r.cfg.TSEcho == "latest" {
+	if r.cfg.TS.Echo == EchoLatest {
 		// T-DLRP §4.1: echo the most recently arrived segment, in order or not.
 		r.tsRecent = p.TSval
 		return
@@ -207,18 +207,18 @@ func (r *Receiver) emit(flags network.Flags) {
 	p.Flags = flags
 	p.Ack = r.rcvNxt
 	p.Seq = r.lastAckSent // unused by the sender
-	size := int32(r.cfg.HeaderBytes)
-	if r.cfg.Timestamps {
+	size := int32(r.cfg.Segments.HeaderBytes)
+	if r.cfg.TS.Enabled {
 		p.HasTS = true
 		p.TSval = f.tsNow()
 		p.TSecr = r.tsRecent
-		if r.cfg.OptionBytes {
+		if r.cfg.Segments.OptionBytes {
 			size += 12 // kind, length, 8 bytes, 2 NOPs (RFC 7323 Appendix A)
 		}
 	}
-	if r.cfg.SACK && len(r.ooo) > 0 {
+	if r.cfg.Recovery.SACK && len(r.ooo) > 0 {
 		r.fillSACK(p)
-		if r.cfg.OptionBytes {
+		if r.cfg.Segments.OptionBytes {
 			size += 2 + 8*int32(p.NSack) + 2
 		}
 	}
@@ -235,7 +235,7 @@ func (r *Receiver) emit(flags network.Flags) {
 // fillSACK writes the most recent blocks first (RFC 2018 §4).
 func (r *Receiver) fillSACK(p *network.Packet) {
 	limit := network.MaxSack
-	if r.cfg.Timestamps {
+	if r.cfg.TS.Enabled {
 		limit = 3
 	}
 	var used [network.MaxSack]int

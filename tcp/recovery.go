@@ -1,216 +1,121 @@
 package tcp
 
-// Loss recovery without SACK: OldTahoe (timeouts only), Tahoe (fast
-// retransmit, then slow start), Reno (RFC 5681 §3.2) and NewReno
-// (RFC 6582). The SACK recovery of RFC 6675 is in sack_recovery.go.
+import "github.com/tcplab/tcplab/network"
 
-// onDupAck handles a duplicate ACK (RFC 5681 §2 definition).
-func (s *Sender) onDupAck(ev *AckEvent) {
-	mss := s.mss
-	if s.inRecov {
-		if s.rec != recSACK {
-			s.infl += mss // RFC 5681 §3.2 step 4: inflate per dupack
-		}
-		s.sync()
-		r := s.cc.OnDupAckInRecovery(&s.st, ev)
-		s.apply()
-		if r.Retransmit {
-			s.retransmitLost(r)
-		}
-		s.trySend()
-		return
-	}
-	if s.afterRTO {
-		// Repairing after a timeout with SACK: a duplicate ACK's new SACK
-		// information may open the pipe (ns-3 sends in CA_LOSS the same way).
-		s.trySend()
-		return
-	}
-	threshold := s.dupacks >= s.cfg.DupThresh
-	if s.rec == recSACK && !threshold && s.lostAt(s.seg(s.una)) {
-		threshold = true // RFC 6675 §5: IsLost(HighACK+1) also enters recovery
-	}
-	if !threshold || s.dupacks > s.cfg.DupThresh && s.rec != recSACK {
-		if s.dupacks < s.cfg.DupThresh && s.cfg.LimitedTransmit && s.rec != recOldTahoe {
-			s.limitedTransmit()
-		}
-		return
-	}
-	if s.rec == recOldTahoe {
-		return
-	}
-	// RFC 6582 §3.2 step 1 / ns-2 bug_fix_: fast retransmit only if the
-	// cumulative ACK covers more than recover (the highest byte sent when
-	// the last recovery or timeout began, s.recover-1): no second fast
-	// retransmit for losses in a window already being recovered.
-	allowed := s.una > s.recover || s.cfg.RecoverInclusive && s.una == s.recover
-	if s.rec == recReno && !s.cfg.RenoCareful {
-		allowed = true // RFC 5681 Reno knows no recover: any 3 dupacks
-	}
-	if !allowed {
-		return
-	}
-	s.enterRecovery(ev)
+// Loss recovery is how the sender repairs a window after duplicate ACKs
+// (or SACK blocks) reveal a loss, and how it sends during that repair: the
+// part of ns-3's TcpRecoveryOps and gVisor's lossRecovery. Each algorithm
+// is one file: OldTahoe and Tahoe (tahoe_recovery.go), Reno (RFC 5681,
+// reno_recovery.go), NewReno (RFC 6582, newreno_recovery.go) and SACK
+// (RFC 6675, sack_recovery.go). The engine (snd.go) owns the sequence
+// space, the timer and the scoreboard, asks the variant for windows and
+// verdicts, and calls the recovery at these points only.
+type lossRecovery interface {
+	// sack records an ACK's SACK blocks and reports whether they SACK data
+	// not SACKed before.
+	sack(p *network.Packet) (fresh bool)
+	// duplicate reports whether an ACK at SND.UNA that carries no data and
+	// does not open the window is a duplicate ACK (RFC 5681 §2; with SACK,
+	// RFC 6675 §2: only if it SACKs new data).
+	duplicate(fresh bool) bool
+	// dupAck decides what a duplicate ACK outside fast recovery does; the
+	// sender's duplicate count already includes it.
+	dupAck() dupAction
+	// enter performs the fast retransmit; the variant has set the windows.
+	enter()
+	// dupAckInRecovery sees a duplicate ACK in fast recovery before the
+	// variant does (RFC 5681 §3.2 step 4's inflation).
+	dupAckInRecovery()
+	// ack handles an ACK of new data in fast recovery (partial or ending
+	// it) and reports whether the retransmission timer is to restart.
+	ack(ev *AckEvent) (restart bool)
+	// timedOut is told that seq was retransmitted because the timer expired.
+	timedOut(seq int64)
+	// lossRepair says whether, after a timeout, every segment below
+	// recover that is not SACKed counts as lost (RFC 6675 §5.1).
+	lossRepair(on bool)
+	// send transmits what the window allows.
+	send()
+	// flight is the bytes outstanding (RFC 6675's pipe with SACK).
+	flight() int64
 }
 
-// limitedTransmit sends one new segment on each of the first two
-// duplicate ACKs (RFC 3042), within cwnd + 2 segments and the window cap.
-func (s *Sender) limitedTransmit() {
-	if s.nxt >= s.limit || s.stopped && s.nxt >= s.high {
-		return
-	}
-	if s.nxt != s.high && !s.cfg.LimitedTransmitGoBackN {
-		return
-	}
-	end := s.segEnd(s.nxt)
-	allowed := int64(s.cwnd) + int64(s.dupacks)*s.mss
-	if s.window > 0 && int64(s.window) < allowed {
-		allowed = int64(s.window)
-	}
-	if end-s.una > allowed {
-		return
-	}
-	seq := s.nxt
-	s.nxt = end
-	s.sendSeg(seq, false)
+// dupAction is what a duplicate ACK outside recovery makes the sender do.
+type dupAction uint8
+
+const (
+	dupNothing        dupAction = iota
+	dupSend                     // send what the window now allows
+	dupLimited                  // limited transmit (RFC 3042)
+	dupFastRetransmit           // enter loss recovery
+)
+
+type recoverySpec struct {
+	make func(s *Sender) lossRecovery
+	// sack: with sack: true the flow uses RFC 6675 instead (not the
+	// Tahoes, which have no fast recovery to replace).
+	sack bool
 }
 
-// enterRecovery performs the fast retransmit and sets the windows.
-func (s *Sender) enterRecovery(ev *AckEvent) {
-	s.sync()
-	s.loss = LossEvent{Seq: s.una, Dupacks: s.dupacks, CW: ev.CW}
-	r := s.cc.OnLoss(&s.st, &s.loss)
-	s.apply()
-	s.acc.fastRetransmit(s, r.Class)
-	basis := s.st.halfBasis
-	if r.Ssthresh > 0 {
-		s.ssthresh = r.Ssthresh
+var recoveries = map[string]recoverySpec{
+	"oldtahoe": {func(s *Sender) lossRecovery { return &tahoeRecovery{cumulative{s}, true} }, false},
+	"tahoe":    {func(s *Sender) lossRecovery { return &tahoeRecovery{cumulative{s}, false} }, false},
+	"reno":     {func(s *Sender) lossRecovery { return &renoRecovery{cumulative{s}} }, true},
+	"newreno":  {func(s *Sender) lossRecovery { return &newRenoRecovery{cumulative{s}} }, true},
+	"sack":     {func(s *Sender) lossRecovery { return &sackRecovery{s: s} }, true},
+}
+
+// newRecovery is the loss recovery a variant registered with, or RFC 6675
+// when the flow has SACK and the variant's recovery can use it.
+func newRecovery(s *Sender, name string) lossRecovery {
+	spec := recoveries[name]
+	if s.cfg.Recovery.SACK && spec.sack {
+		spec = recoveries["sack"]
 	}
+	return spec.make(s)
+}
+
+// cumulative holds what the recoveries without SACK share: they know
+// only the cumulative ACK, send by cwnd (plus the inflation of fast
+// recovery) from SND.NXT, and count SND.MAX - SND.UNA as in flight.
+type cumulative struct{ s *Sender }
+
+func (c cumulative) sack(*network.Packet) bool { return false }
+func (c cumulative) duplicate(bool) bool       { return true }
+func (c cumulative) timedOut(int64)            {}
+func (c cumulative) lossRepair(bool)           {}
+func (c cumulative) send()                     { c.s.sendByWindow() }
+func (c cumulative) flight() int64             { return c.s.High - c.s.Una }
+
+// dupAckInRecovery inflates the window by one segment per duplicate ACK
+// (RFC 5681 §3.2 step 4): a segment has left the network.
+func (c cumulative) dupAckInRecovery() { c.s.infl += c.s.mss }
+
+// threshold is the decision of RFC 5681 §3.2 step 2 without SACK: the
+// DupThresh-th duplicate ACK retransmits, if recover allows; the ones
+// before it may send new data (RFC 3042).
+func (c cumulative) threshold(careful bool) dupAction {
+	s := c.s
 	switch {
-	case r.Cwnd > 0:
-		s.cwnd = r.Cwnd
-	case s.cfg.SsthreshBasis == "cwnd":
-		s.cwnd = max(basis/2, float64(s.mss)) // ns-2 CLOSE_CWND_HALF keeps the fraction
-	default:
-		s.cwnd = s.ssthresh
+	case s.dupacks < s.cfg.Recovery.DupThresh:
+		if s.cfg.Recovery.LimitedTransmit {
+			return dupLimited
+		}
+	case s.dupacks == s.cfg.Recovery.DupThresh && (!careful || s.recoverPassed()):
+		return dupFastRetransmit
 	}
-	s.recover = s.high
-	if s.cfg.RTTSampling == "timed" {
-		s.rttActive = false // ns-2 reset_rtx_timer stops RTT timing
-	}
-	if s.rec == recTahoe {
-		// Tahoe: retransmit and go back N in slow start (no fast recovery).
-		s.cwnd = float64(s.mss)
-		s.nxt = s.una
-		s.restartTimer()
-		seq := s.nxt
-		s.nxt = s.segEnd(seq)
-		s.sendSeg(seq, true)
-		s.trySend()
-		return
-	}
-	s.inRecov, s.partial = true, false
-	s.tsNewSeg = 0
-	s.infl = 0
-	if s.rec != recSACK {
-		// RFC 5681 §3.2 step 3. RFC 6675 needs no inflation: the pipe
-		// estimate already discounts SACKed segments (ns-3's classic
-		// recovery also sends by cwnd = ssthresh against the pipe).
-		s.infl = int64(s.cfg.DupThresh) * s.mss
-	}
-	if s.cfg.RestartTimerOnFastRetransmit {
+	return dupNothing
+}
+
+// enterFastRecovery is RFC 5681 §3.2 step 3 for Reno and NewReno: the
+// window inflated by the segments the duplicate ACKs report gone.
+func (c cumulative) enterFastRecovery() {
+	s := c.s
+	s.InRecovery, s.partial = true, false
+	s.infl = int64(s.cfg.Recovery.DupThresh) * s.mss
+	if s.cfg.Timer.RestartOnFastRetransmit {
 		s.restartTimer()
 	}
-	if s.rec == recSACK {
-		s.highRxt = s.una
-		s.sb.at(s.seg(s.una)).rxRecov = true
-	}
-	s.sendSeg(s.una, true)
+	s.sendSeg(s.Una, true)
 	s.trySend()
-}
-
-// retransmitLost resends the first unacknowledged segment after a variant
-// judged its retransmission lost (DAC, DDLRP, T-DLRP).
-func (s *Sender) retransmitLost(r Response) {
-	s.acc.retransmitLost(s, r)
-	if r.Ssthresh > 0 {
-		s.ssthresh = r.Ssthresh
-	}
-	if r.Cwnd > 0 {
-		s.cwnd = r.Cwnd
-	}
-	s.tsNewSeg = 0
-	if s.cfg.RestartTimerOnFastRetransmit {
-		s.restartTimer() // the new retransmission gets a full RTO, as the fast one did
-	}
-	s.sendSeg(s.una, true)
-}
-
-// recoveryAck handles an ACK of new data during fast recovery and reports
-// whether the retransmission timer should be restarted.
-func (s *Sender) recoveryAck(ev *AckEvent) bool {
-	switch s.rec {
-	case recSACK:
-		if ev.Ack >= s.recover {
-			s.exitRecovery(ev)
-			return true
-		}
-		restart := s.partialRestart()
-		if s.cfg.SACKPartialRetransmit {
-			// ns-3.37 sends one segment chosen by NextSeg on every partial
-			// ACK, pipe or not (RFC 6582's partial-ACK retransmission carried
-			// into SACK recovery).
-			s.sendNextSeg()
-		}
-		return restart
-	case recReno:
-		s.exitRecovery(ev) // Reno leaves on the first new ACK
-		return true
-	}
-	if ev.Ack >= s.recover {
-		s.exitRecovery(ev)
-		return true
-	}
-	// RFC 6582 §3.2 step 5: partial ACK. Deflate by the amount acked, add
-	// back one segment, retransmit the next hole.
-	acked := int64(ev.Acked)
-	if s.infl > acked {
-		s.infl -= acked - s.mss
-	} else {
-		s.cwnd -= float64(acked - s.infl)
-		s.infl = s.mss
-	}
-	if s.cwnd < float64(s.mss) {
-		s.cwnd = float64(s.mss)
-	}
-	restart := s.partialRestart()
-	s.tsNewSeg = 0 // T-DLRP's Timestamp_new restarts with each retransmission of the head
-	s.sendSeg(s.una, false)
-	return restart
-}
-
-// partialRestart says whether a partial ACK restarts the retransmission
-// timer: only the first one in the impatient variant (RFC 6582 §4; ns-2's
-// newreno_changes1_, ns-3 with or without SACK), every one otherwise
-// (RFC 6298 §5.3, Linux).
-func (s *Sender) partialRestart() bool {
-	first := !s.partial
-	s.partial = true
-	return first || s.cfg.PartialAckRestart == "every"
-}
-
-func (s *Sender) exitRecovery(ev *AckEvent) {
-	s.inRecov, s.partial = false, false
-	s.infl = 0
-	if s.cfg.RecoveryExit != "grow" {
-		s.cwnd = s.ssthresh // RFC 5681 §3.2 step 6
-	}
-	s.sync()
-	s.cc.OnRecoveryExit(&s.st)
-	if s.cfg.RecoveryExit != "ssthresh" {
-		// ns-2 (its halved cwnd_) and ns-3 (from ssthresh) open the window
-		// on the exit ACK like on any new ACK.
-		s.cc.OnAck(&s.st, ev)
-	}
-	s.apply()
 }

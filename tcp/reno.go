@@ -1,7 +1,5 @@
 package tcp
 
-import "fmt"
-
 // Reno is standard AIMD congestion control (RFC 5681): slow start, then
 // congestion avoidance adding about one segment per RTT; halve on loss.
 // OldTahoe, Tahoe, Reno, NewReno and SACK share it and differ only in the
@@ -13,8 +11,8 @@ type Reno struct {
 func init() {
 	for _, n := range []string{"oldtahoe", "tahoe", "reno", "newreno", "sack"} {
 		Register(n, n, func(params map[string]float64) (Variant, error) {
-			if len(params) > 0 {
-				return nil, fmt.Errorf("variant %s takes no params", n)
+			if _, err := variantParams(n, params, nil); err != nil {
+				return nil, err
 			}
 			return &Reno{name: n}, nil
 		})
@@ -34,7 +32,7 @@ func (r *Reno) OnAck(s *State, a *AckEvent) { RenoIncrease(s, a) }
 // RenoIncrease is Reno's window growth, for variants to reuse.
 func RenoIncrease(s *State, a *AckEvent) {
 	if s.InSlowStart() {
-		if s.ByteCounting {
+		if s.growth.ByteCounting {
 			// RFC 3465 §2.2 with L = 2 SMSS.
 			s.Cwnd += min(a.Acked, 2*s.MSS)
 			return
@@ -42,7 +40,7 @@ func RenoIncrease(s *State, a *AckEvent) {
 		s.Cwnd += s.MSS
 		// ns-3's TcpNewReno hands the segments slow start did not use to
 		// congestion avoidance, once, when this ACK reached ssthresh.
-		if !s.SlowStartCarry || a.Acked < 2*s.MSS || s.InSlowStart() {
+		if !s.growth.SlowStartCarry || a.Acked < 2*s.MSS || s.InSlowStart() {
 			return
 		}
 	}
@@ -54,7 +52,8 @@ func (r *Reno) OnDupAck(*State, *AckEvent) {}
 
 // OnLoss halves the window (RFC 5681 eq. 4).
 func (r *Reno) OnLoss(s *State, _ *LossEvent) Response {
-	return Response{Ssthresh: s.HalfWindow(), Class: Congestion}
+	s.Halve()
+	return Response{Class: Congestion}
 }
 
 // OnDupAckInRecovery implements Variant: Reno never detects a lost
@@ -67,5 +66,7 @@ func (r *Reno) OnRecoveryExit(*State) {}
 // OnTimeout halves ssthresh and restarts from one segment (RFC 5681 eq. 4,
 // loss window LW = 1 SMSS).
 func (r *Reno) OnTimeout(s *State) Response {
-	return Response{Ssthresh: s.HalfWindow(), Cwnd: s.MSS, Class: Congestion}
+	s.Ssthresh = s.HalfWindow()
+	s.Cwnd = s.MSS
+	return Response{Class: Congestion}
 }

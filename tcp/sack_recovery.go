@@ -2,19 +2,31 @@ package tcp
 
 import "github.com/tcplab/tcplab/network"
 
-// SACK-based loss recovery (RFC 6675): a scoreboard of SACKed segments,
-// IsLost, the pipe estimate and NextSeg.
+// sackRecovery is SACK-based loss recovery (RFC 6675): a scoreboard of
+// SACKed segments, IsLost, the pipe estimate and NextSeg. The scoreboard
+// itself (seg.go) belongs to the sender, which also keeps ground truth in
+// it; the SACK marks and the recovery's retransmission marks are this
+// file's.
+type sackRecovery struct {
+	s       *Sender
+	highRxt int64 // RFC 6675 HighRxt
+	// afterRTO: repairing after a timeout, every segment below recover
+	// that is not SACKed counts as lost and the repair goes by the pipe
+	// (RFC 6675 §5.1; ns-3.37 marks its sent list lost the same way).
+	afterRTO bool
+}
 
-// markSACK records the SACK blocks of an ACK on the scoreboard.
-// It reports whether the ACK SACKed data not SACKed before, which RFC 6675
-// §2 requires of a duplicate acknowledgment.
-func (s *Sender) markSACK(p *network.Packet) (fresh bool) {
+// sack records the SACK blocks of an ACK on the scoreboard and reports
+// whether the ACK SACKed data not SACKed before, which RFC 6675 §2
+// requires of a duplicate acknowledgment.
+func (r *sackRecovery) sack(p *network.Packet) (fresh bool) {
+	s := r.s
 	for i := 0; i < int(p.NSack); i++ {
 		b := p.Sack[i]
-		if b.End <= s.una {
+		if b.End <= s.Una {
 			continue
 		}
-		start := max(b.Start, s.una)
+		start := max(b.Start, s.Una)
 		// Only whole segments count as SACKed.
 		k := s.seg(start + s.mss - 1)
 		if (start-s.dataStart)%s.mss == 0 {
@@ -33,15 +45,95 @@ func (s *Sender) markSACK(p *network.Packet) (fresh bool) {
 	return fresh
 }
 
+func (r *sackRecovery) duplicate(fresh bool) bool { return fresh }
+
+// dupAck: after a timeout a duplicate ACK's new SACK information may open
+// the pipe (ns-3 sends in CA_LOSS the same way). Otherwise DupThresh
+// duplicates or IsLost(HighACK+1) enter recovery (RFC 6675 §5), if the
+// cumulative ACK has passed recover.
+func (r *sackRecovery) dupAck() dupAction {
+	s := r.s
+	if r.afterRTO {
+		return dupSend
+	}
+	dt := s.cfg.Recovery.DupThresh
+	if s.dupacks < dt && !r.lostAt(s.seg(s.Una)) {
+		if s.cfg.Recovery.LimitedTransmit {
+			return dupLimited
+		}
+		return dupNothing
+	}
+	if !s.recoverPassed() {
+		return dupNothing
+	}
+	return dupFastRetransmit
+}
+
+// enter is RFC 6675 §5 steps 4.1-4.3: no inflation (the pipe already
+// discounts SACKed segments; ns-3's recovery also sends by cwnd =
+// ssthresh against the pipe), the head retransmitted, then NextSeg.
+func (r *sackRecovery) enter() {
+	s := r.s
+	s.InRecovery, s.partial = true, false
+	s.infl = 0
+	if s.cfg.Timer.RestartOnFastRetransmit {
+		s.restartTimer()
+	}
+	r.highRxt = s.Una
+	s.sb.at(s.seg(s.Una)).rxRecov = true
+	s.sendSeg(s.Una, true)
+	s.trySend()
+}
+
+func (r *sackRecovery) dupAckInRecovery() {}
+
+// ack ends recovery once recover is acknowledged; a partial ACK may send
+// one NextSeg segment whatever the pipe (ns-3.37, RFC 6582's partial-ACK
+// retransmission carried into SACK recovery).
+func (r *sackRecovery) ack(ev *AckEvent) bool {
+	s := r.s
+	if ev.Ack >= s.recover {
+		s.exitRecovery(ev)
+		return true
+	}
+	restart := s.partialRestart()
+	if s.cfg.Recovery.SACKPartialRetransmit {
+		r.sendNextSeg()
+	}
+	return restart
+}
+
+// timedOut marks the timeout's retransmission as in the pipe.
+func (r *sackRecovery) timedOut(seq int64) {
+	s := r.s
+	s.sb.at(s.seg(seq)).rxRecov = true
+	r.highRxt = s.segEnd(seq)
+}
+
+func (r *sackRecovery) lossRepair(on bool) { r.afterRTO = on }
+
+// send transmits by the pipe in recovery and while repairing after a
+// timeout, by the window otherwise.
+func (r *sackRecovery) send() {
+	if r.s.InRecovery || r.afterRTO {
+		r.sendByPipe()
+		return
+	}
+	r.s.sendByWindow()
+}
+
+func (r *sackRecovery) flight() int64 { return r.pipe() }
+
 // lostAt is IsLost (RFC 6675 §4) for segment k: at least DupThresh
 // SACKed segments above it.
-func (s *Sender) lostAt(k int64) bool {
+func (r *sackRecovery) lostAt(k int64) bool {
+	s := r.s
 	n := 0
 	top := s.sb.base + int64(s.sb.n)
 	for j := k + 1; j < top; j++ {
 		if s.sb.at(j).sacked {
 			n++
-			if n >= s.cfg.DupThresh {
+			if n >= s.cfg.Recovery.DupThresh {
 				return true
 			}
 		}
@@ -50,22 +142,23 @@ func (s *Sender) lostAt(k int64) bool {
 }
 
 // pipe is SetPipe (RFC 6675 §4): bytes believed in the network.
-func (s *Sender) pipe() int64 {
+func (r *sackRecovery) pipe() int64 {
+	s := r.s
 	var pipe int64
 	sacked := 0
-	top := s.seg(s.high - 1)
-	for k := top; k >= s.seg(s.una) && s.sb.has(k); k-- {
+	top := s.seg(s.High - 1)
+	for k := top; k >= s.seg(s.Una) && s.sb.has(k); k-- {
 		info := s.sb.at(k)
 		start := s.dataStart + k*s.mss
 		size := s.segEnd(start) - start
 		if info.sacked {
 			sacked++
-			if info.rxRecov && s.cfg.PipeKeepsSackedRetx {
+			if info.rxRecov && s.cfg.Recovery.PipeKeepsSackedRetx {
 				pipe += size
 			}
 			continue
 		}
-		if sacked < s.cfg.DupThresh && !(s.afterRTO && start < s.recover) {
+		if sacked < s.cfg.Recovery.DupThresh && !(r.afterRTO && start < s.recover) {
 			pipe += size // not SACKed and not lost: still in flight
 		}
 		if info.rxRecov {
@@ -75,53 +168,56 @@ func (s *Sender) pipe() int64 {
 	return pipe
 }
 
-// sackSend transmits while cwnd - pipe >= 1 SMSS, choosing segments by
+// sendByPipe transmits while cwnd - pipe >= 1 SMSS, choosing segments by
 // NextSeg (RFC 6675 §4 rules 1-3; no rescue retransmission).
-func (s *Sender) sackSend() {
-	cwnd := int64(s.cwnd) + s.infl
-	for cwnd-s.pipe() >= s.mss && s.sendNextSeg() {
+func (r *sackRecovery) sendByPipe() {
+	s := r.s
+	cwnd := int64(s.Cwnd) + s.infl
+	for cwnd-r.pipe() >= s.mss && r.sendNextSeg() {
 	}
 }
 
 // sendNextSeg sends the segment NextSeg chooses and reports whether there
 // was one.
-func (s *Sender) sendNextSeg() bool {
-	k, ok := s.nextSeg()
+func (r *sackRecovery) sendNextSeg() bool {
+	s := r.s
+	k, ok := r.nextSeg()
 	if !ok {
 		return false
 	}
 	if k < 0 {
 		// Rule 2: new data.
-		seq := s.high
-		s.nxt = s.segEnd(seq)
+		seq := s.High
+		s.Nxt = s.segEnd(seq)
 		s.sendSeg(seq, false)
 		return true
 	}
 	seq := s.dataStart + k*s.mss
 	s.sb.at(k).rxRecov = true
-	if seq+s.mss > s.highRxt {
-		s.highRxt = seq + s.mss
+	if seq+s.mss > r.highRxt {
+		r.highRxt = seq + s.mss
 	}
 	s.sendSeg(seq, false)
 	return true
 }
 
 // nextSeg returns the segment to (re)send, -1 for new data, or false.
-func (s *Sender) nextSeg() (int64, bool) {
-	first := s.seg(max(s.una, s.highRxt))
-	top := s.seg(s.high - 1)
+func (r *sackRecovery) nextSeg() (int64, bool) {
+	s := r.s
+	first := s.seg(max(s.Una, r.highRxt))
+	top := s.seg(s.High - 1)
 	// Rule 1: the lowest unSACKed segment above HighRxt that IsLost.
 	for k := first; k <= top && s.sb.has(k); k++ {
 		info := s.sb.at(k)
-		if !info.sacked && !info.rxRecov && (s.afterRTO && s.dataStart+k*s.mss < s.recover || s.lostAt(k)) {
+		if !info.sacked && !info.rxRecov && (r.afterRTO && s.dataStart+k*s.mss < s.recover || r.lostAt(k)) {
 			return k, true
 		}
 	}
 	// Rule 2: new data, if the window cap and the application allow. While
 	// unsent data waits only for the window, send nothing (as ns-3's
 	// NextSeg): rule 3 would resend segments that are merely in flight.
-	if s.high < s.limit && !s.stopped {
-		if s.window <= 0 || s.segEnd(s.high)-s.una <= int64(s.window) {
+	if s.High < s.limit && !s.stopped {
+		if s.Window <= 0 || s.segEnd(s.High)-s.Una <= int64(s.Window) {
 			return -1, true
 		}
 		return 0, false

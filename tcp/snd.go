@@ -2,31 +2,32 @@ package tcp
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
 
 // Sender is the sending half of a connection. It owns the sequence space,
-// the retransmission timer and the scoreboard; the variant decides window
-// sizes and classifies losses.
+// the retransmission timer and the scoreboard; its loss recovery
+// (recovery.go) repairs windows, its RTO policy (rto.go) sets the timer,
+// and the variant (cc.go) decides window sizes and classifies losses.
 type Sender struct {
-	f   *Flow
-	net *network.Net
-	cfg *Config
-	cc  Variant
-	rec recoveryKind
-	st  State // the variant's view, kept current by sync()
+	// State is the variant's view and the engine's own storage for the
+	// windows, the sequence numbers and the RTT estimates.
+	State
+
+	f      *Flow
+	net    *network.Net
+	cfg    *Config
+	cc     Variant
+	sendCC SendObserver // cc, if it watches the segments sent
+	rec    lossRecovery
+	est    RTOPolicy
 
 	mss       int64
 	dataStart int64 // sequence number of the first data byte
 	limit     int64 // one past the last byte the application offers
-	una       int64 // SND.UNA
-	nxt       int64 // SND.NXT
-	high      int64 // highest sequence sent + 1 (SND.MAX / HighData)
-	cwnd      float64
-	ssthresh  float64
-	window    float64 // send-window cap in bytes (0: none)
 
 	open     bool // handshake done, data may flow
 	stopped  bool // the application stopped offering data
@@ -34,21 +35,18 @@ type Sender struct {
 	synFirst sim.Time // when the first SYN was sent
 	synCount int      // SYNs sent
 	dupacks  int
-	inRecov  bool
-	inLoss   bool  // repairing after a timeout, until una reaches recover
-	afterRTO bool  // and with SACK, by the pipe: every segment not SACKed is lost (RFC 6675 §5.1)
+	inLoss   bool  // repairing after a timeout, until SND.UNA reaches recover
 	infl     int64 // window inflation in fast recovery (ns-2 dupwnd_)
 	recover  int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
 	partial  bool  // a partial ACK was seen in this recovery
-	highRxt  int64 // RFC 6675 HighRxt
-	tsNewSeg int64 // TSval of the first new segment after the fast retransmit
+	ecnEnd   int64 // no new ECN reaction until SND.UNA passes this (RFC 3168 §6.1.2)
+	cwr      bool  // set CWR on the next data segment (RFC 3168 §6.1.2)
 
 	sb      scoreboard
-	rtt     rttEstimator
 	backoff int
-	rto     sim.Timer
+	timer   sim.Timer
 
-	// ns-2 style single timed segment.
+	// The single timed segment of rtt_sampling: timed.
 	rttActive bool
 	rttSeq    int64
 	rttSent   sim.Time
@@ -58,8 +56,12 @@ type Sender struct {
 	probe    func(*Sample) // time-series observer, nil when off
 	probeRow Sample
 
-	ev    AckEvent  // reused for every ACK (no allocation per packet)
-	loss  LossEvent // reused for every loss
+	// Events reused for every call: passed to an interface method, a
+	// local would escape and allocate per packet.
+	ev     AckEvent
+	loss   LossEvent
+	sendEv SendEvent
+
 	spur  spuriousState
 	stats senderStats
 	acc   accuracy // verdicts scored against ground truth (accuracy.go)
@@ -70,94 +72,101 @@ type senderStats struct {
 	retransmits, fastRetx   int64
 	timeouts, toAfterLostFR int64
 	spuriousTimeouts        int64
+	ecnReductions           int64
 }
 
-func newSender(f *Flow, cc Variant, rec recoveryKind) *Sender {
-	s := &Sender{f: f, net: f.net, cfg: &f.Cfg, cc: cc, rec: rec, mss: int64(f.Cfg.MSS)}
-	s.rto.Init(f.net.Sched, s.onRTO)
-	s.rtt.init(f.Cfg.RTO)
-	if f.Cfg.RTO.Policy == "ns2" {
-		s.rtt.boot = sim.Time(f.net.Stream("tcp/" + f.Name + "/clock").Int64N(int64(f.Cfg.RTO.Granularity)))
-	}
+func newSender(f *Flow, cc Variant, recovery string) *Sender {
+	c := &f.Cfg
+	s := &Sender{f: f, net: f.net, cfg: c, cc: cc, mss: int64(c.Segments.MSS)}
+	s.sendCC, _ = cc.(SendObserver)
+	s.rec = newRecovery(s, recovery)
+	s.est = rtoPolicies[c.Timer.RTO.Policy](c.Timer.RTO, func(name string) *rand.Rand {
+		return f.net.Stream("tcp/" + f.Name + "/" + name)
+	})
+	s.timer.Init(f.net.Sched, s.onRTO)
 	s.backoff = 1
 	s.recover = -1 // below the first sequence number (RFC 6582: recover = ISS)
 	s.limit = math.MaxInt64
-	mss := float64(s.mss)
-	s.cwnd = f.Cfg.InitialWindow * mss
-	if f.Cfg.Window > 0 {
-		s.window = float64(f.Cfg.Window) * mss
+
+	st := &s.State
+	st.MSS = float64(s.mss)
+	st.TSTick = c.TS.Tick
+	st.MinRTT = sim.Never
+	st.growth = c.Growth
+	st.flight = s.rec.flight
+	st.Cwnd = c.Segments.InitialWindow * st.MSS
+	if c.Segments.Window > 0 {
+		st.Window = float64(c.Segments.Window) * st.MSS
 	}
 	switch {
-	case f.Cfg.InitialSsthresh > 0:
-		s.ssthresh = f.Cfg.InitialSsthresh * mss
-	case s.window > 0:
-		s.ssthresh = s.window // ns-2 sets ssthresh_ = window_ at reset
+	case c.Segments.InitialSsthresh > 0:
+		st.Ssthresh = c.Segments.InitialSsthresh * st.MSS
+	case st.Window > 0:
+		st.Ssthresh = st.Window // ns-2 sets ssthresh_ = window_ at reset
 	default:
-		s.ssthresh = math.MaxFloat64
+		st.Ssthresh = math.MaxFloat64
 	}
 	return s
 }
 
 // start opens the connection at the current time.
 func (s *Sender) start() {
-	s.st.MSS = float64(s.mss)
-	s.st.ByteCounting = s.cfg.ByteCounting
-	s.st.SlowStartCarry = s.cfg.SlowStartCarry
-	s.st.MinRTT = sim.Never
-	s.st.TSTick = s.cfg.TSTick
-	s.sync()
-	s.cc.Init(&s.st)
-	s.apply()
-	if s.cfg.Handshake == "none" {
-		s.dataStart, s.una, s.nxt, s.high = 0, 0, 0, 0
+	s.Now = s.net.Now()
+	s.cc.Init(&s.State)
+	s.floorCwnd()
+	if s.cfg.Open.Mode == HandshakeNone {
+		s.dataStart, s.Una, s.Nxt, s.High = 0, 0, 0, 0
 		s.f.Rcv.expect(0)
 		s.established()
 		return
 	}
-	s.dataStart, s.una, s.nxt, s.high = 1, 0, 0, 0
+	s.dataStart, s.Una, s.Nxt, s.High = 1, 0, 0, 0
 	s.sendSYN()
+}
+
+// headerSize is the bytes on the wire of a packet without payload.
+func (s *Sender) headerSize() int32 {
+	n := int32(s.cfg.Segments.HeaderBytes)
+	if s.cfg.TS.Enabled && s.cfg.Segments.OptionBytes {
+		n += 12 // kind, length, 8 bytes, 2 NOPs (RFC 7323 Appendix A)
+	}
+	return n
 }
 
 func (s *Sender) sendSYN() {
 	p := s.packet()
 	p.Flags = network.FlagSYN
 	p.Seq = 0
-	p.Size = int32(s.cfg.HeaderBytes)
-	if s.cfg.Timestamps && s.cfg.OptionBytes {
-		p.Size += 12
-	}
+	p.Size = s.headerSize()
 	p.Retx = s.synCount > 0
 	if s.synCount == 0 {
 		s.synFirst = s.net.Now()
 	}
 	s.synCount++
 	s.synSent = s.net.Now()
-	s.nxt, s.high = 1, 1
+	s.Nxt, s.High = 1, 1
 	// The SYN's timer: ns-3's ConnTimeout, or the initial RTO (RFC 6298
 	// §2.1), backed off on each retry.
-	to := s.rtt.rto(s.backoff)
-	if s.cfg.SynTimeout > 0 {
-		to = min(s.cfg.SynTimeout*sim.Time(s.backoff), s.cfg.RTO.Max)
+	to := s.est.RTO(s.backoff)
+	if s.cfg.Open.SynTimeout > 0 {
+		to = min(s.cfg.Open.SynTimeout*sim.Time(s.backoff), s.cfg.Timer.RTO.Max)
 	}
-	s.rto.Arm(s.net.Now() + to)
+	s.timer.Arm(s.net.Now() + to)
 	s.f.Src.Send(p)
 }
 
 func (s *Sender) established() {
 	s.open = true
-	s.una, s.nxt, s.high = s.dataStart, s.dataStart, s.dataStart
+	s.Una, s.Nxt, s.High = s.dataStart, s.dataStart, s.dataStart
 	s.sb.base = 0
-	if s.cfg.Handshake == "3way" {
+	if s.cfg.Open.Mode == Handshake3Way {
 		// The third segment of the handshake: a pure ACK of the SYN-ACK
 		// (RFC 9293 §3.5), sent before the first data as ns-3 and real
 		// stacks do.
 		p := s.packet()
 		p.Flags = network.FlagACK
 		p.Seq, p.Ack = s.dataStart, 1
-		p.Size = int32(s.cfg.HeaderBytes)
-		if s.cfg.Timestamps && s.cfg.OptionBytes {
-			p.Size += 12
-		}
+		p.Size = s.headerSize()
 		s.f.Src.Send(p)
 	}
 	s.trySend()
@@ -171,7 +180,7 @@ func (s *Sender) packet() *network.Packet {
 	p.Src, p.Dst = f.Src.ID, f.Dst.ID
 	p.Port = f.rcvPort
 	p.Proto = network.TCP
-	if s.cfg.Timestamps {
+	if s.cfg.TS.Enabled {
 		p.HasTS = true
 		p.TSval = f.tsNow()
 	}
@@ -191,15 +200,16 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 	end := s.segEnd(seq)
 	p := s.packet()
 	p.Flags = network.FlagACK
+	if s.cwr {
+		p.Flags |= network.FlagCWR // RFC 3168 §6.1.2: the window was reduced
+		s.cwr = false
+	}
 	p.Seq = seq
 	p.Payload = int32(end - seq)
-	p.Size = int32(s.cfg.HeaderBytes) + p.Payload
-	if s.cfg.Timestamps && s.cfg.OptionBytes {
-		p.Size += 12
-	}
+	p.Size = s.headerSize() + p.Payload
 	k := s.seg(seq)
 	info := s.sb.at(k)
-	retx := seq < s.high
+	retx := seq < s.High
 	if retx {
 		info.retx++
 		info.fastRetx = fast
@@ -211,21 +221,20 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 		if seq == s.rttSeq || s.rttActive && seq < s.rttSeq {
 			s.rttActive = false // Karn: never time a retransmitted segment
 		}
-	} else {
-		if s.inRecov && s.tsNewSeg == 0 {
-			s.tsNewSeg = p.TSval
-		}
-		if !s.rttActive && s.cfg.RTTSampling == "timed" {
-			s.rttActive, s.rttSeq, s.rttSent = true, seq, now
-		}
+	} else if !s.rttActive && s.cfg.Timer.RTTSampling == SampleTimed {
+		s.rttActive, s.rttSeq, s.rttSent = true, seq, now
 	}
 	info.sentAt = now
 	info.tsval = p.TSval
 	info.lostLast = false
 	s.stats.sentPackets++
 	s.stats.sentBytes += int64(p.Size)
-	if end > s.high {
-		s.high = end
+	if s.sendCC != nil {
+		s.sendEv = SendEvent{Seq: seq, TSval: p.TSval, Retx: retx, Fast: fast}
+		s.sendCC.OnSend(&s.State, &s.sendEv)
+	}
+	if end > s.High {
+		s.High = end
 	}
 	s.armIfIdle()
 	if s.probe != nil {
@@ -237,120 +246,117 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 // armIfIdle starts the retransmission timer if it is not running
 // (RFC 6298 §5.1).
 func (s *Sender) armIfIdle() {
-	if !s.rto.Armed() {
+	if !s.timer.Armed() {
 		s.restartTimer()
 	}
 }
 
 func (s *Sender) restartTimer() {
-	s.rto.Arm(s.net.Now() + s.rtt.rto(s.backoff))
+	s.timer.Arm(s.net.Now() + s.est.RTO(s.backoff))
 }
 
-// sendWindow is how many bytes beyond una may be outstanding.
+// sendWindow is how many bytes beyond SND.UNA may be outstanding.
 func (s *Sender) sendWindow() int64 {
-	w := math.Floor(s.cwnd/float64(s.mss))*float64(s.mss) + float64(s.infl)
-	if s.window > 0 && w > s.window {
-		w = s.window
+	w := math.Floor(s.Cwnd/s.State.MSS)*s.State.MSS + float64(s.infl)
+	if s.Window > 0 && w > s.Window {
+		w = s.Window
 	}
-	if w < float64(s.mss) && s.una == s.high {
-		w = float64(s.mss) // never stall with nothing outstanding
+	if w < s.State.MSS && s.Una == s.High {
+		w = s.State.MSS // never stall with nothing outstanding
 	}
 	return int64(w)
 }
 
 // trySend sends what the window allows.
 func (s *Sender) trySend() {
-	if !s.open {
-		return
+	if s.open {
+		s.rec.send()
 	}
-	if s.rec == recSACK && (s.inRecov || s.afterRTO) {
-		s.sackSend()
-		return
-	}
-	lim := s.una + s.sendWindow()
-	for s.nxt < s.limit && s.segEnd(s.nxt) <= lim {
-		if s.stopped && s.nxt >= s.high {
+}
+
+// sendByWindow sends from SND.NXT while the window allows, skipping what
+// the receiver is known to hold when going back N.
+func (s *Sender) sendByWindow() {
+	lim := s.Una + s.sendWindow()
+	for s.Nxt < s.limit && s.segEnd(s.Nxt) <= lim {
+		if s.stopped && s.Nxt >= s.High {
 			return
 		}
-		if s.nxt < s.high && s.rec == recSACK && s.sb.has(s.seg(s.nxt)) && s.sb.at(s.seg(s.nxt)).sacked {
-			s.nxt = s.segEnd(s.nxt) // go-back-N skips what the receiver holds
+		if s.Nxt < s.High && s.sb.has(s.seg(s.Nxt)) && s.sb.at(s.seg(s.Nxt)).sacked {
+			s.Nxt = s.segEnd(s.Nxt)
 			continue
 		}
-		seq := s.nxt
-		s.nxt = s.segEnd(seq)
+		seq := s.Nxt
+		s.Nxt = s.segEnd(seq)
 		s.sendSeg(seq, false)
 	}
 }
 
 // Receive implements network.Endpoint for ACKs.
 func (s *Sender) Receive(p *network.Packet) {
+	s.Now = s.net.Now()
 	if p.Flags&network.FlagACK == 0 {
 		s.net.Free(p)
 		return
 	}
 	if !s.open {
-		if p.Ack >= 1 && s.cfg.Handshake != "none" {
-			// The SYN is acknowledged: sample its RTT unless it was resent
-			// (Karn). After a lost SYN the initial window is one segment
-			// (RFC 5681 §3.1), and a kept back-off waits for a fresh sample.
-			now := s.net.Now()
-			switch {
-			case s.synCount == 1:
-				s.rtt.sample(now-s.synSent, s.synSent)
-				s.backoff = 1
-			case s.cfg.SynRTTFromFirst:
-				// ns-3.37 times the handshake from the first SYN even when it
-				// was resent: after a lost SYN the RTO starts out huge.
-				s.rtt.sample(now-s.synFirst, s.synFirst)
-				s.backoff = 1
-			case !s.cfg.KeepBackoff:
-				s.backoff = 1
-			}
-			if s.synCount > 1 && s.cfg.SynLossIW1 {
-				s.cwnd = float64(s.mss)
-			}
-			s.rto.Cancel()
-			s.net.Free(p)
-			s.established()
-			return
-		}
+		synAck := p.Ack >= 1 && s.cfg.Open.Mode != HandshakeNone
 		s.net.Free(p)
+		if synAck {
+			s.onSynAck()
+		}
 		return
 	}
 	s.onAck(p)
 	s.net.Free(p)
 }
 
+// onSynAck opens the connection when the SYN is acknowledged: its RTT is
+// sampled unless it was resent (Karn). After a lost SYN the initial window
+// is one segment (RFC 5681 §3.1), and a kept back-off waits for a fresh
+// sample.
+func (s *Sender) onSynAck() {
+	now := s.net.Now()
+	switch {
+	case s.synCount == 1:
+		s.rttSample(now-s.synSent, s.synSent)
+		s.backoff = 1
+	case s.cfg.Open.SynRTTFromFirst:
+		// ns-3.37 times the handshake from the first SYN even when it
+		// was resent: after a lost SYN the RTO starts out huge.
+		s.rttSample(now-s.synFirst, s.synFirst)
+		s.backoff = 1
+	case !s.cfg.Timer.KeepBackoff:
+		s.backoff = 1
+	}
+	if s.synCount > 1 && s.cfg.Open.SynLossIW1 {
+		s.Cwnd = s.State.MSS
+	}
+	s.timer.Cancel()
+	s.established()
+}
+
 // onAck processes an ACK for an open connection.
 func (s *Sender) onAck(p *network.Packet) {
-	now := s.net.Now()
-	ack := p.Ack
-	if ack > s.high {
-		ack = s.high // cannot acknowledge unsent data
-	}
-	// The event lives in the sender: passed to an interface method, a
-	// local would escape and allocate on every ACK.
+	ack := min(p.Ack, s.High) // cannot acknowledge unsent data
 	ev := &s.ev
-	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0, RecvTime: now, TSvalSent: s.tsNewSeg}
-	freshSACK := false
-	if s.rec == recSACK && p.NSack > 0 {
-		freshSACK = s.markSACK(p)
-	}
+	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0}
+	fresh := p.NSack > 0 && s.rec.sack(p)
 	if s.spur.eifel || s.spur.frto != 0 {
 		s.spuriousOnAck(ack, p.HasTS, p.TSecr)
 	}
 	switch {
-	case ack > s.una:
+	case ack > s.Una:
 		s.onNewAck(p, ev)
-	case ack == s.una && s.una < s.high && p.Payload == 0 && (s.rec != recSACK || freshSACK):
-		// With SACK, only an ACK that SACKs new data is a duplicate
-		// acknowledgment (RFC 6675 §2).
+	case ack == s.Una && s.Una < s.High && p.Payload == 0 && s.rec.duplicate(fresh):
 		s.dupacks++
 		ev.Dupacks = s.dupacks
-		s.sync()
-		s.cc.OnDupAck(&s.st, ev)
-		s.apply()
+		s.cc.OnDupAck(&s.State, ev)
+		s.floorCwnd()
 		s.onDupAck(ev)
+	}
+	if ev.ECE && s.cfg.ECN {
+		s.onECE(ev)
 	}
 	if s.probe != nil {
 		s.sample('a', 0, p.Ack, p.TSecr, false)
@@ -360,156 +366,259 @@ func (s *Sender) onAck(p *network.Packet) {
 func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 	now := s.net.Now()
 	ack := ev.Ack
-	acked := ack - s.una
-	ev.Acked = float64(acked)
-	// RTT sample.
-	switch s.cfg.RTTSampling {
-	case "timed":
+	ev.Acked = float64(ack - s.Una)
+	switch s.cfg.Timer.RTTSampling {
+	case SampleTimed:
 		if s.rttActive && ack > s.rttSeq {
 			s.rttActive = false
 			ev.RTT = now - s.rttSent
-			s.rtt.sample(ev.RTT, s.rttSent)
+			s.rttSample(ev.RTT, s.rttSent)
 			s.backoff = 1
 		}
-	case "every_ack":
+	case SampleEveryAck:
 		// The oldest segment the ACK covers, if never retransmitted (Karn;
 		// ns-3's RTT history works the same way). Sampling the newest one
 		// instead would time, after a hole is repaired, the whole wait.
-		k := s.seg(s.una)
-		if s.sb.has(k) {
+		if k := s.seg(s.Una); s.sb.has(k) {
 			if info := s.sb.at(k); info.retx == 0 {
 				ev.RTT = now - info.sentAt
-				s.rtt.sample(ev.RTT, info.sentAt)
+				s.rttSample(ev.RTT, info.sentAt)
 			}
 		}
-	case "timestamps":
+	case SampleTimestamps:
 		if p.HasTS && p.TSecr > 0 {
-			ev.RTT = now - sim.Time(p.TSecr)*s.cfg.TSTick
-			s.rtt.sample(ev.RTT, now-ev.RTT)
+			ev.RTT = now - sim.Time(p.TSecr)*s.cfg.TS.Tick
+			s.rttSample(ev.RTT, now-ev.RTT)
 		}
 	}
-	if !s.cfg.KeepBackoff || ev.RTT > 0 {
+	if !s.cfg.Timer.KeepBackoff || ev.RTT > 0 {
 		s.backoff = 1
 	}
-	s.una = ack
-	if s.nxt < ack {
-		s.nxt = ack
+	s.Una = ack
+	if s.Nxt < ack {
+		s.Nxt = ack
 	}
 	// The ACK that completes the repair after a timeout (ns-3's CA_LOSS
 	// exit) does not open cwnd in ns-3.
 	exitLoss := false
-	if s.inLoss && s.una >= s.recover {
-		s.inLoss, s.afterRTO, exitLoss = false, false, true
+	if s.inLoss && s.Una >= s.recover {
+		s.inLoss, exitLoss = false, true
+		s.rec.lossRepair(false)
 	}
 	s.sb.trim(s.seg(ack))
-	if ack == s.limit || s.una == s.high && s.limit != math.MaxInt64 && ack >= s.limit {
+	if ack == s.limit || s.Una == s.High && s.limit != math.MaxInt64 && ack >= s.limit {
 		s.f.complete(now)
 	}
 	s.dupacks = 0
 	restart := true
 	switch {
-	case s.inRecov:
-		restart = s.recoveryAck(ev)
-	case exitLoss && s.cfg.LossExitNoGrowth:
+	case s.InRecovery:
+		restart = s.rec.ack(ev)
+	case exitLoss && s.cfg.Recovery.LossExitNoGrowth:
 	default:
-		s.sync()
-		s.cc.OnAck(&s.st, ev)
-		s.apply()
+		s.cc.OnAck(&s.State, ev)
+		s.floorCwnd()
 	}
 	// RFC 6298 §5.2-5.3: stop the timer when all is acknowledged, else restart.
-	if s.una >= s.high {
-		s.rto.Cancel()
+	if s.Una >= s.High {
+		s.timer.Cancel()
 	} else if restart {
 		s.restartTimer()
 	}
 	s.trySend()
 }
 
+// onDupAck handles a duplicate ACK (RFC 5681 §2 definition).
+func (s *Sender) onDupAck(ev *AckEvent) {
+	if s.InRecovery {
+		s.rec.dupAckInRecovery()
+		r := s.cc.OnDupAckInRecovery(&s.State, ev)
+		s.floorCwnd()
+		if r.Retransmit {
+			s.retransmitLost(r)
+		}
+		s.trySend()
+		return
+	}
+	switch s.rec.dupAck() {
+	case dupSend:
+		s.trySend()
+	case dupLimited:
+		s.limitedTransmit()
+	case dupFastRetransmit:
+		s.enterRecovery(ev)
+	}
+}
+
+// recoverPassed reports whether the cumulative ACK covers more than
+// recover, the highest byte sent when the last recovery or timeout began
+// (RFC 6582 §3.2 step 1, ns-2's bug_fix_), or reaches it (ns-3).
+func (s *Sender) recoverPassed() bool {
+	return s.Una > s.recover || s.cfg.Recovery.RecoverInclusive && s.Una == s.recover
+}
+
+// limitedTransmit sends one new segment on each of the first two
+// duplicate ACKs (RFC 3042), within cwnd + 2 segments and the window cap.
+func (s *Sender) limitedTransmit() {
+	if s.Nxt >= s.limit || s.stopped && s.Nxt >= s.High {
+		return
+	}
+	if s.Nxt != s.High && !s.cfg.Recovery.LimitedTransmitGoBackN {
+		return
+	}
+	end := s.segEnd(s.Nxt)
+	allowed := int64(s.Cwnd) + int64(s.dupacks)*s.mss
+	if s.Window > 0 && int64(s.Window) < allowed {
+		allowed = int64(s.Window)
+	}
+	if end-s.Una > allowed {
+		return
+	}
+	seq := s.Nxt
+	s.Nxt = end
+	s.sendSeg(seq, false)
+}
+
+// enterRecovery asks the variant for the windows and its verdict, then
+// lets the loss recovery retransmit.
+func (s *Sender) enterRecovery(ev *AckEvent) {
+	s.loss = LossEvent{Seq: s.Una, Dupacks: s.dupacks, CW: ev.CW}
+	r := s.cc.OnLoss(&s.State, &s.loss)
+	s.floorCwnd()
+	s.acc.fastRetransmit(s, r.Class)
+	s.recover = s.High
+	if s.cfg.Timer.RTTSampling == SampleTimed {
+		s.rttActive = false // ns-2 reset_rtx_timer stops RTT timing
+	}
+	s.rec.enter()
+}
+
+// retransmitLost resends the first unacknowledged segment after a variant
+// judged its retransmission lost (DAC, DDLRP, T-DLRP).
+func (s *Sender) retransmitLost(r Response) {
+	s.acc.retransmitLost(s, r)
+	if s.cfg.Timer.RestartOnFastRetransmit {
+		s.restartTimer() // the new retransmission gets a full RTO, as the fast one did
+	}
+	s.sendSeg(s.Una, true)
+}
+
+// partialRestart says whether a partial ACK restarts the retransmission
+// timer: only the first one in the impatient variant (RFC 6582 §4; ns-2's
+// newreno_changes1_, ns-3 with or without SACK), every one otherwise
+// (RFC 6298 §5.3, Linux).
+func (s *Sender) partialRestart() bool {
+	first := !s.partial
+	s.partial = true
+	return first || s.cfg.Recovery.PartialAckRestart == RestartEvery
+}
+
+// exitRecovery ends fast recovery by the profile's rule, then tells the
+// variant.
+func (s *Sender) exitRecovery(ev *AckEvent) {
+	s.InRecovery, s.partial = false, false
+	s.infl = 0
+	exit := s.cfg.Recovery.Exit
+	if exit != ExitGrow {
+		s.Cwnd = s.Ssthresh // RFC 5681 §3.2 step 6
+	}
+	s.cc.OnRecoveryExit(&s.State)
+	if exit != ExitToSsthresh {
+		// ns-2 (its halved cwnd_) and ns-3 (from ssthresh) open the window
+		// on the exit ACK like on any new ACK.
+		s.cc.OnAck(&s.State, ev)
+	}
+	s.floorCwnd()
+}
+
+// onECE reduces the window once per window of data on an ECN echo
+// (RFC 3168 §6.1.2): the variant's response to a congestion loss, without
+// a retransmission, and CWR on the next data segment. A reduction already
+// made for a loss in this window counts.
+func (s *Sender) onECE(ev *AckEvent) {
+	if s.InRecovery || s.inLoss || s.Una <= s.ecnEnd || s.Una <= s.recover {
+		return
+	}
+	s.loss = LossEvent{Seq: s.Una, CW: ev.CW, ECN: true}
+	s.cc.OnLoss(&s.State, &s.loss)
+	s.floorCwnd()
+	s.stats.ecnReductions++
+	s.ecnEnd = s.High
+	s.cwr = true
+}
+
 // onRTO handles the expiry of the retransmission timer.
 func (s *Sender) onRTO() {
+	s.Now = s.net.Now()
 	if !s.open {
 		// The SYN was lost: resend it with back-off. ns-2's timeout also
 		// halves ssthresh from the one-segment window of the SYN, to 2.
 		s.stats.timeouts++
-		s.backoff = s.rtt.backoff(s.backoff)
-		if s.cfg.SsthreshBasis == "cwnd" {
-			s.ssthresh = 2 * float64(s.mss)
+		s.rtoBackoff()
+		if s.cfg.Growth.SsthreshBasis == CwndBasis {
+			s.Ssthresh = 2 * s.State.MSS
 		}
 		s.sendSYN()
 		return
 	}
-	if s.una >= s.high {
+	if s.Una >= s.High {
 		return
 	}
 	s.stats.timeouts++
 	if s.probe != nil {
 		s.sample('t', 0, 0, 0, false)
 	}
-	k := s.seg(s.una)
+	k := s.seg(s.Una)
 	if s.sb.has(k) {
-		if info := s.sb.at(k); info.lostFR {
+		info := s.sb.at(k)
+		if info.lostFR {
 			s.stats.toAfterLostFR++
 		}
+		// Ground truth: the timeout is spurious if the head segment's latest
+		// transmission was not lost (it, or its ACK, was only late).
+		if !info.lostLast {
+			s.stats.spuriousTimeouts++
+		}
 	}
-	// Ground truth: the timeout is spurious if the head segment's latest
-	// transmission was not lost (it, or its ACK, was only late).
-	if s.sb.has(k) && !s.sb.at(k).lostLast {
-		s.stats.spuriousTimeouts++
-	}
-	s.sync()
-	flightBefore, ssthreshBefore := s.st.Flight, s.ssthresh
-	r := s.cc.OnTimeout(&s.st)
-	s.apply()
+	flightBefore, ssthreshBefore := s.Flight(), s.Ssthresh
+	r := s.cc.OnTimeout(&s.State)
+	s.floorCwnd()
 	s.acc.timeout(s, r.Class)
-	s.backoff = s.rtt.backoff(s.backoff)
+	s.rtoBackoff()
 	s.rttActive = false
-	s.inRecov, s.partial = false, false
+	s.InRecovery, s.partial = false, false
 	s.infl = 0
 	s.dupacks = 0
-	s.recover = s.high
-	if r.KeepWindow {
-		// T-DLRP's IRTOR: recover (Maxsent) = s.high; partial ACKs retransmit.
-		s.inRecov, s.tsNewSeg = true, 0
+	s.recover = s.High
+	if r.RepairInPlace {
+		s.InRecovery = true
 		s.restartTimer()
-		s.sendSeg(s.una, false)
+		s.sendSeg(s.Una, false)
 		return
-	}
-	if r.Ssthresh > 0 {
-		s.ssthresh = r.Ssthresh
-	}
-	s.cwnd = float64(s.mss)
-	if r.Cwnd > 0 {
-		s.cwnd = r.Cwnd
 	}
 	s.inLoss = true
 	// Go back N: resend from the first unacknowledged segment.
-	for k := s.seg(s.una); s.sb.has(k); k++ {
+	for k := s.seg(s.Una); s.sb.has(k); k++ {
 		s.sb.at(k).rxRecov = false
 	}
 	sentBefore := sim.Time(0)
-	if s.sb.has(s.seg(s.una)) {
-		sentBefore = s.sb.at(s.seg(s.una)).sentAt
+	if s.sb.has(s.seg(s.Una)) {
+		sentBefore = s.sb.at(s.seg(s.Una)).sentAt
 	}
-	s.nxt = s.una
+	s.Nxt = s.Una
 	s.restartTimer()
-	seq := s.nxt
-	s.nxt = s.segEnd(seq)
+	seq := s.Nxt
+	s.Nxt = s.segEnd(seq)
 	s.sendSeg(seq, false)
-	if s.rec == recSACK {
-		// RFC 6675 §5.1: after a timeout every segment not SACKed counts as
-		// lost, the scoreboard is kept, and the repair goes by the pipe
-		// (ns-3.37 marks its sent list lost the same way).
-		s.sb.at(s.seg(seq)).rxRecov = true
-		s.highRxt = s.segEnd(seq)
-		s.afterRTO = s.cfg.Spurious != "frto"
-	}
-	if s.cfg.Spurious != "none" {
+	s.rec.timedOut(seq)
+	s.rec.lossRepair(s.cfg.Timer.Spurious != FRTO)
+	if s.cfg.Timer.Spurious != SpuriousNone {
 		ts := int64(0)
 		if s.sb.has(s.seg(seq)) {
 			ts = s.sb.at(s.seg(seq)).tsval
 		}
 		if s.spuriousOnRTO(flightBefore, ssthreshBefore, sentBefore, ts) {
-			s.nxt = s.high // F-RTO: hold the go-back-N until the ACKs decide
+			s.Nxt = s.High // F-RTO: hold the go-back-N until the ACKs decide
 			return
 		}
 	}
@@ -536,43 +645,26 @@ func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
 	}
 }
 
-// sync copies the engine state into the variant's view.
-func (s *Sender) sync() {
-	st := &s.st
-	st.Now = s.net.Now()
-	st.Cwnd, st.Ssthresh = s.cwnd, s.ssthresh
-	st.Flight = float64(s.flight())
-	st.Window = s.window
-	st.SRTT = s.rtt.SRTT()
-	st.MinRTT = s.rtt.minRTT
-	st.LastRTT = s.rtt.lastRTT
-	st.InRecovery = s.inRecov
-	st.Una, st.Nxt, st.High = s.una, s.nxt, s.high
-	switch s.cfg.SsthreshBasis {
-	case "cwnd":
-		b := s.cwnd
-		if s.window > 0 && s.window < b {
-			b = s.window
-		}
-		st.halfBasis, st.ns2Floor = b, true
-	default:
-		st.halfBasis, st.ns2Floor = st.Flight, false
+// floorCwnd keeps cwnd at one segment or more, whatever a variant set.
+func (s *Sender) floorCwnd() {
+	if s.Cwnd < s.State.MSS {
+		s.Cwnd = s.State.MSS
 	}
 }
 
-// apply takes back what the variant set.
-func (s *Sender) apply() {
-	s.cwnd, s.ssthresh = s.st.Cwnd, s.st.Ssthresh
-	if s.cwnd < float64(s.mss) {
-		s.cwnd = float64(s.mss) // cwnd never below one segment
+// rttSample feeds the RTO policy and the variant's view.
+func (s *Sender) rttSample(rtt, sentAt sim.Time) {
+	if rtt < 0 {
+		return
 	}
+	s.LastRTT = rtt
+	s.MinRTT = min(s.MinRTT, rtt)
+	s.est.Sample(rtt, sentAt)
+	s.SRTT = s.est.SRTT()
 }
 
-// flight is the bytes outstanding: the RFC 6675 pipe with SACK, else
-// SND.NXT - SND.UNA.
-func (s *Sender) flight() int64 {
-	if s.rec == recSACK {
-		return s.pipe()
-	}
-	return s.high - s.una
+// rtoBackoff doubles the timeout after an expiry (RFC 6298 §5.5).
+func (s *Sender) rtoBackoff() {
+	s.backoff = s.est.Backoff(s.backoff)
+	s.SRTT = s.est.SRTT() // a policy may clear its estimate
 }

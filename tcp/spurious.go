@@ -37,11 +37,11 @@ func (s *Sender) spuriousOnRTO(flightBefore, ssthreshBefore float64, sentBefore 
 	sp := &s.spur
 	sp.pipePrev = max(flightBefore, ssthreshBefore)
 	sp.sentPrev = sentBefore
-	switch s.cfg.Spurious {
-	case "frto":
+	switch s.cfg.Timer.Spurious {
+	case FRTO:
 		sp.frto = 2
 		return true
-	case "eifel":
+	case Eifel:
 		sp.eifel, sp.eifelTS = true, tsval
 	}
 	return false
@@ -54,11 +54,11 @@ func (s *Sender) spuriousOnAck(ack int64, hasTS bool, tsecr int64) {
 	switch {
 	case sp.eifel:
 		sp.eifel = false
-		if ack > s.una && hasTS && tsecr < sp.eifelTS {
+		if ack > s.Una && hasTS && tsecr < sp.eifelTS {
 			s.spuriousResponse(ack)
 		}
 	case sp.frto == 2:
-		if ack > s.una && ack < s.recover {
+		if ack > s.Una && ack < s.recover {
 			// Step 2b: two new segments probe whether the rest arrived.
 			sp.frto = 3
 			s.probeNew(2)
@@ -68,12 +68,12 @@ func (s *Sender) spuriousOnAck(ack int64, hasTS bool, tsecr int64) {
 		s.goBackN() // step 2a: conventional recovery
 	case sp.frto == 3:
 		sp.frto = 0
-		if ack > s.una {
+		if ack > s.Una {
 			s.spuriousResponse(ack) // step 3b
 			return
 		}
 		// Step 3a: a duplicate ACK, the timeout was genuine.
-		s.cwnd = min(s.cwnd, 3*float64(s.mss))
+		s.Cwnd = min(s.Cwnd, 3*s.State.MSS)
 		s.goBackN()
 	}
 }
@@ -81,12 +81,12 @@ func (s *Sender) spuriousOnAck(ack int64, hasTS bool, tsecr int64) {
 // probeNew sends up to n new segments whatever cwnd says, within the
 // receiver's window (RFC 5682 §2 step 2b).
 func (s *Sender) probeNew(n int) {
-	for ; n > 0 && s.high < s.limit && !s.stopped; n-- {
-		if s.window > 0 && s.segEnd(s.high)-s.una > int64(s.window) {
+	for ; n > 0 && s.High < s.limit && !s.stopped; n-- {
+		if s.Window > 0 && s.segEnd(s.High)-s.Una > int64(s.Window) {
 			return
 		}
-		seq := s.high
-		s.nxt = s.segEnd(seq)
+		seq := s.High
+		s.Nxt = s.segEnd(seq)
 		s.sendSeg(seq, false)
 	}
 }
@@ -94,21 +94,22 @@ func (s *Sender) probeNew(n int) {
 // goBackN resumes the conventional recovery held back by F-RTO.
 func (s *Sender) goBackN() {
 	// The head segment was already retransmitted at the timeout.
-	if next := s.segEnd(s.una); s.nxt > next {
-		s.nxt = next
+	if next := s.segEnd(s.Una); s.Nxt > next {
+		s.Nxt = next
 	}
-	s.afterRTO = s.rec == recSACK
+	s.rec.lossRepair(true)
 }
 
 // spuriousResponse is RFC 4015 §3 steps (4)-(5).
 func (s *Sender) spuriousResponse(ack int64) {
 	s.spur.detected++
-	acked := float64(ack - s.una)
-	flight := float64(s.high - ack)
-	s.ssthresh = s.spur.pipePrev
-	s.cwnd = max(flight+min(acked, s.cfg.InitialWindow*float64(s.mss)), float64(s.mss))
-	s.rtt.lateSample(s.net.Now() - s.spur.sentPrev)
+	acked := float64(ack - s.Una)
+	flight := float64(s.High - ack)
+	s.Ssthresh = s.spur.pipePrev
+	s.Cwnd = max(flight+min(acked, s.cfg.Segments.InitialWindow*s.State.MSS), s.State.MSS)
+	s.est.LateSample(s.net.Now() - s.spur.sentPrev)
+	s.SRTT = s.est.SRTT()
 	s.backoff = 1
-	s.afterRTO = false
-	s.nxt = s.high // new data, no go-back-N
+	s.rec.lossRepair(false)
+	s.Nxt = s.High // new data, no go-back-N
 }

@@ -14,20 +14,20 @@ import (
 // spurious timeout and resume with new data.
 func TestSpuriousTimeoutDetection(t *testing.T) {
 	cases := []struct {
-		spurious   string
+		spurious   Spurious
 		timestamps bool
 		detects    bool
 	}{
-		{"none", false, false},
-		{"frto", false, true},
-		{"eifel", true, true},
+		{SpuriousNone, false, false},
+		{FRTO, false, true},
+		{Eifel, true, true},
 	}
 	var noneSpuriousRetx int64
 	for _, c := range cases {
-		t.Run(c.spurious, func(t *testing.T) {
+		t.Run(c.spurious.String(), func(t *testing.T) {
 			cfg := lineConfig(t, "newreno", 4)
-			cfg.Window = 20
-			cfg.Spurious, cfg.Timestamps = c.spurious, c.timestamps
+			cfg.Segments.Window = 20
+			cfg.Timer.Spurious, cfg.TS.Enabled = c.spurious, c.timestamps
 			n, f := dumbbell(t, 1, cfg, nil)
 			for _, l := range n.Links {
 				if l.From.Name == "R1" && l.To.Name == "R2" {
@@ -52,7 +52,7 @@ func TestSpuriousTimeoutDetection(t *testing.T) {
 				t.Fatalf("%d detected, only %d were spurious", got, r.SpuriousTimeouts)
 			}
 			t.Logf("%s: timeouts %d (spurious %d, detected %d), fast retx %d, retx %d, spurious retx %d, delivered %d", c.spurious, r.Timeouts, r.SpuriousTimeouts, got, r.FastRetransmits, r.RetransmittedPackets, r.SpuriousRetransmits, r.DeliveredBytes)
-			if c.spurious == "none" {
+			if c.spurious == SpuriousNone {
 				noneSpuriousRetx = r.SpuriousRetransmits
 			} else if r.SpuriousRetransmits >= noneSpuriousRetx {
 				t.Fatalf("%s: %d spurious retransmissions, no fewer than without detection (%d)", c.spurious, r.SpuriousRetransmits, noneSpuriousRetx)

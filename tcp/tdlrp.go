@@ -2,16 +2,17 @@ package tcp
 
 // TDLRP is T-DLRP (Sreekumari, Chung, Lee & Kim, "T-DLRP: Detection of Fast
 // Retransmission Losses Using TCP Timestamp ...", Int. J. Distributed Sensor
-// Networks 2013, 592502): NewReno with three parts.
+// Networks 2013, 592502): NewReno with three parts. All of its state is
+// here; the engine only reports the segments it sends (OnSend).
 //
 // FRL (§4.1): the receiver echoes the TSval of the newest segment to arrive,
 // in order or not (ts_echo: latest). Timestamp_new is the TSval of the first
-// new segment sent after the fast retransmission (AckEvent.TSvalSent). A
-// duplicate ACK in fast recovery whose TSecr is at or after Timestamp_new was
-// caused by a segment sent after the retransmission, which on a FIFO path
-// means the retransmission was lost. (§4.1's prose and the Fig. 6 example say
-// so; Algorithm 1 prints Timestamp_new >= TSecr, which every duplicate ACK of
-// the older segments satisfies.) The engine restarts Timestamp_new with each
+// new segment sent after the fast retransmission. A duplicate ACK in fast
+// recovery whose TSecr is at or after Timestamp_new was caused by a segment
+// sent after the retransmission, which on a FIFO path means the
+// retransmission was lost. (§4.1's prose and the Fig. 6 example say so;
+// Algorithm 1 prints Timestamp_new >= TSecr, which every duplicate ACK of
+// the older segments satisfies.) Timestamp_new restarts with each
 // retransmission of the head, so later holes of the window are covered too.
 //
 // IFR (§4.2): on a detected lost retransmission, retransmit; with a CW mark on
@@ -21,12 +22,13 @@ package tcp
 // IRTOR (§4.3, Algorithm 2): a timeout whose last ACK carried no CW mark is
 // judged wireless: retransmit one segment, keep cwnd and ssthresh, remember
 // Maxsent; partial ACKs retransmit the next hole until Maxsent is acked
-// (Response.KeepWindow). With a CW mark the timeout is Reno's.
+// (Response.RepairInPlace). With a CW mark the timeout is Reno's.
 //
 // Fast retransmit (§4.4): CW marked, congestion, NewReno's halving; unmarked,
-// wireless: keep cwnd and ssthresh, as IFR does.
+// wireless: keep cwnd and ssthresh, as IFR does. A window kept is restored
+// when the recovery ends, whatever the engine's exit rule did to it.
 //
-// Needs timestamps: true and ts_echo: latest (Config.Validate says so), and a
+// Needs timestamps: true and ts_echo: latest (CheckConfig says so), and a
 // timestamp tick finer than the gap between the last segment sent before the
 // fast retransmission and the first after it (1 ms; ns-2's 10 ms tick can
 // put both in one tick and report false losses). Needs CW-marking routers
@@ -34,26 +36,43 @@ package tcp
 type TDLRP struct {
 	Reno
 	est    tabe
-	lastCW bool // the latest ACK echoed a CW mark
+	lastCW bool  // the latest ACK echoed a CW mark
+	tsNew  int64 // Timestamp_new (0: no new segment since the head was resent)
 
-	irtor              bool // in IRTOR's recovery: restore the window at its end
+	kept               float64 // cwnd to restore when this recovery ends (0: none)
+	irtor              bool    // in IRTOR's recovery: restore the window at its end
 	keptCwnd, keptSsth float64
 }
 
 func init() {
 	Register("tdlrp", "newreno", func(params map[string]float64) (Variant, error) {
-		if _, err := variantParams("tdlrp", params, map[string]float64{}); err != nil {
+		if _, err := variantParams("tdlrp", params, nil); err != nil {
 			return nil, err
 		}
 		return &TDLRP{Reno: Reno{name: "tdlrp"}}, nil
 	})
-	variantChecks["tdlrp"] = func(c *Config, bad func(string, string, ...any)) {
-		if !c.Timestamps {
-			bad("timestamps", "variant tdlrp needs timestamps: true (FRL, §4.1)")
+}
+
+// CheckConfig implements ConfigChecker.
+func (t *TDLRP) CheckConfig(c *Config, bad func(field, format string, a ...any)) {
+	if !c.TS.Enabled {
+		bad("timestamps", "variant tdlrp needs timestamps: true (FRL, §4.1)")
+	}
+	if c.TS.Echo != EchoLatest {
+		bad("ts_echo", "variant tdlrp needs ts_echo: latest (the receiver echoes the newest segment's TSval, §4.1)")
+	}
+}
+
+// OnSend keeps Timestamp_new: cleared when the head is retransmitted, set
+// by the first new segment sent in recovery after that.
+func (t *TDLRP) OnSend(s *State, e *SendEvent) {
+	switch {
+	case e.Retx:
+		if e.Seq == s.Una {
+			t.tsNew = 0
 		}
-		if c.TSEcho != "latest" {
-			bad("ts_echo", "variant tdlrp needs ts_echo: latest (the receiver echoes the newest segment's TSval, §4.1)")
-		}
+	case s.InRecovery && t.tsNew == 0:
+		t.tsNew = e.TSval
 	}
 }
 
@@ -72,33 +91,37 @@ func (t *TDLRP) OnDupAck(s *State, a *AckEvent) {
 
 // OnLoss classifies by the CW mark of the third duplicate ACK.
 func (t *TDLRP) OnLoss(s *State, l *LossEvent) Response {
-	if l.CW {
+	t.kept = 0
+	if l.CW || l.ECN {
 		return t.Reno.OnLoss(s, l)
 	}
-	return Response{Ssthresh: max(s.Ssthresh, s.Cwnd), Cwnd: s.Cwnd, Class: Wireless}
+	t.kept = s.Cwnd
+	return Response{Class: Wireless}
 }
 
 // OnDupAckInRecovery is FRL and IFR.
 func (t *TDLRP) OnDupAckInRecovery(s *State, a *AckEvent) Response {
-	if !a.HasTS || a.TSvalSent == 0 || a.TSecr < a.TSvalSent {
+	if !a.HasTS || t.tsNew == 0 || a.TSecr < t.tsNew {
 		return Response{}
 	}
 	if !a.CW {
 		return Response{Retransmit: true, Class: Wireless}
 	}
-	r := Response{Retransmit: true, Class: Congestion}
 	if w := t.est.ownd(s); w > 0 {
-		r.Cwnd = w // eq. 7
+		s.Cwnd = w // eq. 7
 	} else {
-		r.Cwnd = s.HalfWindow() // no estimate yet
+		s.Cwnd = s.HalfWindow() // no estimate yet
 	}
-	return r
+	t.kept = 0
+	return Response{Retransmit: true, Class: Congestion}
 }
 
-// OnRecoveryExit restores the window IRTOR kept (the engine sets cwnd to
-// ssthresh on leaving recovery).
+// OnRecoveryExit restores the window a wireless verdict or IRTOR kept.
 func (t *TDLRP) OnRecoveryExit(s *State) {
 	t.est.credit = 0
+	if t.kept > 0 {
+		s.Cwnd, t.kept = t.kept, 0
+	}
 	if t.irtor {
 		t.irtor = false
 		s.Cwnd, s.Ssthresh = max(s.Cwnd, t.keptCwnd), t.keptSsth
@@ -108,10 +131,11 @@ func (t *TDLRP) OnRecoveryExit(s *State) {
 // OnTimeout is IRTOR unless the last ACK was CW-marked.
 func (t *TDLRP) OnTimeout(s *State) Response {
 	t.est.credit = 0
+	t.kept = 0
 	if t.lastCW {
 		t.irtor = false
 		return t.Reno.OnTimeout(s)
 	}
 	t.irtor, t.keptCwnd, t.keptSsth = true, s.Cwnd, s.Ssthresh
-	return Response{KeepWindow: true, Class: Wireless}
+	return Response{RepairInPlace: true, Class: Wireless}
 }

@@ -13,9 +13,9 @@ import (
 // window cap, a known initial window, immediate ACKs, 1000-byte segments.
 func lineConfig(t *testing.T, variant string, iw float64) Config {
 	c := ns2Config(t, variant, 1000, 0)
-	c.Handshake = "none"
-	c.InitialWindow = iw
-	c.InitialSsthresh = 64
+	c.Open.Mode = HandshakeNone
+	c.Segments.InitialWindow = iw
+	c.Segments.InitialSsthresh = 64
 	return c
 }
 
@@ -76,8 +76,8 @@ func TestHandWorkedLossRecovery(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			variant, careful := strings.CutSuffix(c.variant, "-careful")
 			cfg := lineConfig(t, variant, 12)
-			cfg.SACK = variant == "sack"
-			cfg.RenoCareful = careful
+			cfg.Recovery.SACK = variant == "sack"
+			cfg.Recovery.RenoCareful = careful
 			n, f := dumbbell(t, 1, cfg, transmissions(1000, c.drops...))
 			f.SetLimit(30 * 1000)
 			n.Run(60 * sim.Second)
@@ -113,24 +113,25 @@ func TestRTOSequence(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
-			var e rttEstimator
-			e.init(RTOConfig{Policy: c.policy, Min: 0, Max: 60 * sim.Second, Initial: sim.Second,
-				Granularity: 10 * ms, K: 4, Alpha: 0.125, Beta: 0.25})
+			cfg := RTOConfig{Policy: c.policy, Min: 0, Max: 60 * sim.Second, Initial: sim.Second,
+				Granularity: 10 * ms, K: 4, Alpha: 0.125, Beta: 0.25}
+			var e RTOPolicy = &ns2RTO{cfg: cfg} // clock phase 0
 			if c.policy == "rfc6298" {
-				e.cfg.Granularity = ms
+				cfg.Granularity = ms
+				e = &rfc6298{cfg: cfg}
 			}
 			for i, s := range c.samples {
-				e.sample(s, 0)
-				if got := e.rto(1); got != c.want[i] {
+				e.Sample(s, 0)
+				if got := e.RTO(1); got != c.want[i] {
 					t.Fatalf("after sample %d (%v): RTO %v, want %v", i+1, s, got, c.want[i])
 				}
 			}
 			// Back-off doubles (RFC 6298 §5.5) and is clamped at the maximum.
 			b := 1
 			for i := 0; i < 20; i++ {
-				b = e.backoff(b)
+				b = e.Backoff(b)
 			}
-			if got := e.rto(b); got != 60*sim.Second {
+			if got := e.RTO(b); got != 60*sim.Second {
 				t.Fatalf("backed-off RTO %v, want the 60 s maximum", got)
 			}
 		})
@@ -142,8 +143,8 @@ func TestRTOSequence(t *testing.T) {
 func TestDelayedAcksHalveTheAckCount(t *testing.T) {
 	count := func(delack int) (acks, segs int64) {
 		cfg := ns2Config(t, "newreno", 1024, 32)
-		cfg.DelAckCount = delack
-		cfg.DelAckTimeout = 200 * sim.Millisecond
+		cfg.Acks.DelAckCount = delack
+		cfg.Acks.DelAckTimeout = 200 * sim.Millisecond
 		n, f := dumbbell(t, 1, cfg, nil)
 		n.Run(20 * sim.Second)
 		return f.Rcv.acksSent, f.Rcv.ReceivedData

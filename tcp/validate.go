@@ -3,12 +3,13 @@ package tcp
 import (
 	"errors"
 	"fmt"
-	"slices"
+
+	"github.com/tcplab/tcplab/sim"
 )
 
 // FieldError names the offending field by its YAML path inside the
-// transport section (e.g. "rto.min"), so the scenario layer can point at
-// the line.
+// transport section (e.g. "rto.min", "params.alpha"), so that the scenario
+// layer can point at the line that set it.
 type FieldError struct {
 	Field string
 	Msg   string
@@ -16,89 +17,110 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
-// variantChecks holds what variants demand of the configuration; a
-// variant's file adds its check, which reports through bad.
-var variantChecks = map[string]func(c *Config, bad func(field, format string, a ...any)){}
+// Limits that keep every size and count in range for the types and the
+// memory it ends up in (a scoreboard entry per outstanding segment).
+const (
+	maxPacketBytes = 1 << 24         // MSS plus headers: far above any real MTU, far below int32
+	maxSegments    = 1 << 24         // window and initial window, in segments
+	minRTOMax      = sim.Millisecond // rto.max: a timer that fires faster only spins
+)
 
-// Validate checks the configuration; every problem is a *FieldError,
-// joined with errors.Join.
+// Validate checks the configuration, the variant's params included (the
+// same checks whether a scenario is only validated or run). Every problem
+// is a *FieldError, joined with errors.Join.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, &FieldError{field, fmt.Sprintf(format, a...)})
 	}
-	if _, ok := variants[c.Variant]; !ok {
+	var v Variant
+	if spec, ok := variants[c.Variant]; !ok {
 		bad("variant", "unknown variant %q (have %v)", c.Variant, VariantNames())
+	} else if made, err := spec.make(c.Params); err != nil {
+		var fe *FieldError
+		if !errors.As(err, &fe) {
+			fe = &FieldError{"params", err.Error()}
+		}
+		errs = append(errs, fe)
+	} else {
+		v = made
 	}
-	oneOf := func(field, v string, allowed ...string) {
-		if !slices.Contains(allowed, v) {
-			bad(field, "%q is not one of %v", v, allowed)
+	seg := &c.Segments
+	if seg.MSS <= 0 || seg.MSS > maxPacketBytes {
+		bad("mss", "must be in [1, %d] bytes, got %d", maxPacketBytes, seg.MSS)
+	}
+	if seg.HeaderBytes < 0 || seg.HeaderBytes > 65535 {
+		bad("header_bytes", "must be in [0, 65535], got %d", seg.HeaderBytes)
+	}
+	if seg.Window < 0 || seg.Window > maxSegments {
+		bad("window", "must be in [0, %d] segments (0: no cap), got %d", maxSegments, seg.Window)
+	}
+	if !(seg.InitialWindow >= 1 && seg.InitialWindow <= maxSegments) {
+		bad("initial_window", "must be in [1, %d] segments, got %v", maxSegments, seg.InitialWindow)
+	}
+	if !(seg.InitialSsthresh >= 0 && seg.InitialSsthresh <= maxSegments) {
+		bad("initial_ssthresh", "must be in [0, %d] segments (0: the window cap, or none), got %v", maxSegments, seg.InitialSsthresh)
+	}
+	enum := func(field string, v, n int) {
+		if v >= n {
+			bad(field, "invalid value %d", v)
 		}
 	}
-	if c.MSS <= 0 {
-		bad("mss", "must be positive, got %d", c.MSS)
+	enum("ssthresh_basis", int(c.Growth.SsthreshBasis), len(ssthreshBasisNames))
+	enum("recovery_exit", int(c.Recovery.Exit), len(recoveryExitNames))
+	enum("partial_ack_restart", int(c.Recovery.PartialAckRestart), len(partialAckRestartNames))
+	enum("ts_echo", int(c.TS.Echo), len(tsEchoNames))
+	enum("handshake", int(c.Open.Mode), len(handshakeNames))
+	enum("rtt_sampling", int(c.Timer.RTTSampling), len(rttSamplingNames))
+	enum("spurious", int(c.Timer.Spurious), len(spuriousNames))
+	if c.Recovery.DupThresh < 1 || c.Recovery.DupThresh > maxSegments {
+		bad("dupthresh", "must be in [1, %d], got %d", maxSegments, c.Recovery.DupThresh)
 	}
-	if c.HeaderBytes < 0 {
-		bad("header_bytes", "must not be negative, got %d", c.HeaderBytes)
+	if c.Acks.DelAckCount < 1 || c.Acks.DelAckCount > maxSegments {
+		bad("delack_count", "must be in [1, %d] (1 means no delayed ACKs), got %d", maxSegments, c.Acks.DelAckCount)
 	}
-	if c.Window < 0 {
-		bad("window", "must not be negative, got %d", c.Window)
-	}
-	if c.InitialWindow < 1 {
-		bad("initial_window", "must be at least 1 segment, got %v", c.InitialWindow)
-	}
-	if c.InitialSsthresh < 0 {
-		bad("initial_ssthresh", "must not be negative, got %v", c.InitialSsthresh)
-	}
-	oneOf("ssthresh_basis", c.SsthreshBasis, "flight", "cwnd")
-	oneOf("recovery_exit", c.RecoveryExit, "ssthresh", "ssthresh_grow", "grow")
-	oneOf("partial_ack_restart", c.PartialAckRestart, "first", "every")
-	if c.DupThresh < 1 {
-		bad("dupthresh", "must be at least 1, got %d", c.DupThresh)
-	}
-	if c.DelAckCount < 1 {
-		bad("delack_count", "must be at least 1 (1 means no delayed ACKs), got %d", c.DelAckCount)
-	}
-	if c.DelAckCount > 1 && c.DelAckTimeout <= 0 {
+	if c.Acks.DelAckCount > 1 && c.Acks.DelAckTimeout <= 0 {
 		bad("delack_timeout", "must be positive with delayed ACKs")
 	}
-	oneOf("ts_echo", c.TSEcho, "rfc7323", "latest")
-	if check := variantChecks[c.Variant]; check != nil {
-		check(c, bad)
+	if ch, ok := v.(ConfigChecker); ok {
+		ch.CheckConfig(c, bad)
 	}
-	if c.TSTick <= 0 {
+	if c.TS.Tick <= 0 {
 		bad("ts_tick", "must be positive")
 	}
-	oneOf("handshake", c.Handshake, "none", "syn", "3way")
-	oneOf("rtt_sampling", c.RTTSampling, "timed", "every_ack", "timestamps")
-	if c.RTTSampling == "timestamps" && !c.Timestamps {
+	if c.Timer.RTTSampling == SampleTimestamps && !c.TS.Enabled {
 		bad("rtt_sampling", "\"timestamps\" needs timestamps: true")
 	}
-	oneOf("spurious", c.Spurious, "none", "frto", "eifel")
-	if c.Spurious == "eifel" && !c.Timestamps {
+	if c.Timer.Spurious == Eifel && !c.TS.Enabled {
 		bad("spurious", "eifel needs timestamps: true")
 	}
-	oneOf("rto.policy", c.RTO.Policy, "rfc6298", "ns2")
-	if c.RTO.Min < 0 {
+	r := &c.Timer.RTO
+	if _, ok := rtoPolicies[r.Policy]; !ok {
+		bad("rto.policy", "unknown policy %q (have %v)", r.Policy, RTOPolicyNames())
+	}
+	if r.Min < 0 {
 		bad("rto.min", "must not be negative")
 	}
-	if c.RTO.Max <= 0 || c.RTO.Max < c.RTO.Min {
-		bad("rto.max", "must be positive and at least rto.min")
+	if r.Max < minRTOMax || r.Max < r.Min {
+		bad("rto.max", "must be at least %v and at least rto.min", minRTOMax)
 	}
-	if c.RTO.Initial <= 0 {
+	if r.Initial <= 0 {
 		bad("rto.initial", "must be positive")
 	}
-	if c.RTO.Granularity <= 0 {
+	if r.Granularity <= 0 {
 		bad("rto.granularity", "must be positive")
 	}
-	if c.RTO.K <= 0 {
-		bad("rto.k", "must be positive")
+	if !(r.K > 0 && r.K <= 1e6) {
+		bad("rto.k", "must be in (0, 1e6]")
 	}
-	if c.RTO.Alpha <= 0 || c.RTO.Alpha > 1 {
+	if !(r.Alpha > 0 && r.Alpha <= 1) {
 		bad("rto.alpha", "must be in (0, 1]")
 	}
-	if c.RTO.Beta <= 0 || c.RTO.Beta > 1 {
+	if !(r.Beta > 0 && r.Beta <= 1) {
 		bad("rto.beta", "must be in (0, 1]")
+	}
+	if c.Open.SynTimeout < 0 {
+		bad("syn_timeout", "must not be negative")
 	}
 	return errors.Join(errs...)
 }

@@ -28,9 +28,9 @@ func TestLostFastRetransmissionOnDumbbell(t *testing.T) {
 		t.Run(tc.variant, func(t *testing.T) {
 			for _, seg := range []int64{10, 20} {
 				cfg := ns2Config(t, tc.variant, 1024, 32)
-				cfg.Timestamps, cfg.TSEcho, cfg.TSTick = true, "latest", sim.Millisecond
-				cfg.RTTSampling = "every_ack"
-				cfg.RTO.Min = sim.Second
+				cfg.TS.Enabled, cfg.TS.Echo, cfg.TS.Tick = true, EchoLatest, sim.Millisecond
+				cfg.Timer.RTTSampling = SampleEveryAck
+				cfg.Timer.RTO.Min = sim.Second
 				seq := 1 + seg*1024 // data starts at 1 after the SYN
 				drops := &dropSeqs{want: map[[2]int64]bool{{seq, 1}: true, {seq, 2}: true}, seen: map[int64]int64{}}
 				n, f := dumbbell(t, 1, cfg, drops)

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -16,13 +17,17 @@ const tMSS = 1000
 // testState is a sender with cwnd and ssthresh in segments, everything
 // outstanding (flight = cwnd), ns-3's loss basis (bytes in flight).
 func testState(cwnd, ssthresh float64) *State {
-	s := &State{MSS: tMSS, Cwnd: cwnd * tMSS, Ssthresh: ssthresh * tMSS, SRTT: 100 * sim.Millisecond,
+	s := &State{MSS: tMSS, Ssthresh: ssthresh * tMSS, SRTT: 100 * sim.Millisecond,
 		MinRTT: sim.Never, TSTick: sim.Millisecond, Una: 1}
+	setWindow(s, cwnd)
+	return s
+}
+
+// setWindow sets cwnd to cwnd segments, all of them outstanding.
+func setWindow(s *State, cwnd float64) {
+	s.Cwnd = cwnd * tMSS
 	s.Nxt = s.Una + int64(cwnd)*tMSS
 	s.High = s.Nxt
-	s.Flight = cwnd * tMSS
-	s.halfBasis = s.Flight
-	return s
 }
 
 func newTestVariant(t *testing.T, name string, params map[string]float64) Variant {
@@ -48,8 +53,6 @@ func ackRound(v Variant, s *State, rtt sim.Time) {
 		v.OnAck(s, &AckEvent{Ack: s.Una, Acked: tMSS, RTT: rtt})
 		s.Nxt = s.Una + int64(s.Cwnd/s.MSS)*tMSS
 		s.High = s.Nxt
-		s.Flight = float64(s.High - s.Una)
-		s.halfBasis = s.Flight
 	}
 }
 
@@ -76,10 +79,10 @@ func TestVenoCutsToFourFifthsOnlyWhenBacklogBelowBeta(t *testing.T) {
 			ackRound(v, s, 100*sim.Millisecond) // BaseRTT
 			s.Cwnd = 20 * tMSS                  // measure the next round at cwnd 20
 			ackRound(v, s, tc.rtt)
-			s.Cwnd, s.Flight, s.halfBasis = 20*tMSS, 20*tMSS, 20*tMSS
+			setWindow(s, 20)
 			r := v.OnLoss(s, &LossEvent{})
-			if segs(r.Ssthresh) != tc.wantSsth || segs(r.Cwnd) != tc.wantSsth || r.Class != tc.wantClass {
-				t.Fatalf("N=%.2f: ssthresh %.1f cwnd %.1f %v, want %v %v", v.(*Veno).Backlog(), segs(r.Ssthresh), segs(r.Cwnd), r.Class, tc.wantSsth, tc.wantClass)
+			if segs(s.Ssthresh) != tc.wantSsth || segs(s.Cwnd) != tc.wantSsth || r.Class != tc.wantClass {
+				t.Fatalf("N=%.2f: ssthresh %.1f cwnd %.1f %v, want %v %v", v.(*Veno).Backlog(), segs(s.Ssthresh), segs(s.Cwnd), r.Class, tc.wantSsth, tc.wantClass)
 			}
 		})
 	}
@@ -155,8 +158,8 @@ func TestVegasLossRules(t *testing.T) {
 	}{{0, 10}, {1, 19}, {2, 15}} {
 		v := newTestVariant(t, "vegas", map[string]float64{"loss_rule": tc.rule})
 		s := testState(20, 30)
-		if r := v.OnLoss(s, &LossEvent{}); segs(r.Ssthresh) != tc.want {
-			t.Errorf("loss_rule %v: ssthresh %.1f, want %v", tc.rule, segs(r.Ssthresh), tc.want)
+		if v.OnLoss(s, &LossEvent{}); segs(s.Ssthresh) != tc.want {
+			t.Errorf("loss_rule %v: ssthresh %.1f, want %v", tc.rule, segs(s.Ssthresh), tc.want)
 		}
 	}
 }
@@ -176,9 +179,9 @@ func TestWestwoodSetsSsthreshFromBandwidthNotWindow(t *testing.T) {
 			t.Fatalf("estimate %.0f B/s, want 100000", bwe)
 		}
 		s.Cwnd = cwnd * tMSS
-		r := v.OnLoss(s, &LossEvent{})
-		if got := segs(r.Ssthresh); math.Abs(got-10) > 0.2 || r.Cwnd != r.Ssthresh {
-			t.Fatalf("cwnd %v at loss: ssthresh %.2f cwnd %.2f, want 10", cwnd, got, segs(r.Cwnd))
+		v.OnLoss(s, &LossEvent{})
+		if got := segs(s.Ssthresh); math.Abs(got-10) > 0.2 || s.Cwnd != s.Ssthresh {
+			t.Fatalf("cwnd %v at loss: ssthresh %.2f cwnd %.2f, want 10", cwnd, got, segs(s.Cwnd))
 		}
 	}
 }
@@ -197,10 +200,9 @@ func cubicCA(v Variant, s *State, d sim.Time) float64 {
 func TestCubicReturnsToWmaxAfterK(t *testing.T) {
 	v := newTestVariant(t, "cubic", map[string]float64{"tcp_friendliness": 0})
 	s := testState(100, 1000)
-	r := v.OnLoss(s, &LossEvent{})
-	s.Cwnd, s.Ssthresh = r.Cwnd, r.Ssthresh
-	if segs(r.Ssthresh) != 70 {
-		t.Fatalf("ssthresh %.1f, want 70 (beta 0.7)", segs(r.Ssthresh))
+	v.OnLoss(s, &LossEvent{})
+	if segs(s.Ssthresh) != 70 || s.Cwnd != s.Ssthresh {
+		t.Fatalf("ssthresh %.1f cwnd %.1f, want 70 (beta 0.7)", segs(s.Ssthresh), segs(s.Cwnd))
 	}
 	k := math.Cbrt(30 / 0.4) // RFC 9438 eq. 2: 4.22 s
 	if w := cubicCA(v, s, sim.FromSeconds(k/2)); w < 85 || w > 97 {
@@ -239,8 +241,7 @@ func TestCubicRenoFriendlyRegion(t *testing.T) {
 	}{{1, 79.5, 81.5}, {0, 70, 71.5}} {
 		v := newTestVariant(t, "cubic", map[string]float64{"c": 1e-6, "tcp_friendliness": tc.friendly})
 		s := testState(100, 1000)
-		r := v.OnLoss(s, &LossEvent{})
-		s.Cwnd, s.Ssthresh = r.Cwnd, r.Ssthresh
+		v.OnLoss(s, &LossEvent{})
 		if w := cubicCA(v, s, 2*sim.Second); w < tc.min || w > tc.max {
 			t.Errorf("friendliness %v: cwnd %.2f after 20 RTTs, want %v..%v", tc.friendly, w, tc.min, tc.max)
 		}
@@ -268,16 +269,16 @@ func TestNewJerseyKeepsWindowOnUnmarkedLoss(t *testing.T) {
 	}{
 		{"unmarked, cwnd = ownd: random loss, window kept", 10, false, 10, 10, Wireless},
 		{"unmarked, cwnd above ownd: rate control to ownd", 16, false, 10, 10, Wireless},
-		{"CW-marked: congestion, Reno halves", 10, true, 5, 0, Congestion},
+		{"CW-marked: congestion, Reno halves", 10, true, 5, 5, Congestion},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := newTestVariant(t, "newjersey", nil)
 			s := testState(10, 5)
 			jerseyRate(v, s)
-			s.Cwnd, s.Flight, s.halfBasis = tc.cwnd*tMSS, tc.cwnd*tMSS, tc.cwnd*tMSS
+			setWindow(s, tc.cwnd)
 			r := v.OnLoss(s, &LossEvent{CW: tc.cw})
-			if !near(segs(r.Ssthresh), tc.wantSsth) || !near(segs(r.Cwnd), tc.wantCwnd) || r.Class != tc.wantClass {
-				t.Fatalf("ssthresh %.2f cwnd %.2f %v, want %v %v %v", segs(r.Ssthresh), segs(r.Cwnd), r.Class, tc.wantSsth, tc.wantCwnd, tc.wantClass)
+			if !near(segs(s.Ssthresh), tc.wantSsth) || !near(segs(s.Cwnd), tc.wantCwnd) || r.Class != tc.wantClass {
+				t.Fatalf("ssthresh %.2f cwnd %.2f %v, want %v %v %v", segs(s.Ssthresh), segs(s.Cwnd), r.Class, tc.wantSsth, tc.wantCwnd, tc.wantClass)
 			}
 		})
 	}
@@ -290,7 +291,7 @@ func TestCERLJudgesRandomWhileQueueBelowThreshold(t *testing.T) {
 		wantClass LossClass
 		wantSsth  float64
 	}{
-		{"l = 10 ms < N = 27.5 ms: random, window kept", 110 * sim.Millisecond, Wireless, 20},
+		{"l = 10 ms < N = 27.5 ms: random, window kept", 110 * sim.Millisecond, Wireless, 5},
 		{"l = 40 ms >= N: congestion, halved", 140 * sim.Millisecond, Congestion, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -299,13 +300,19 @@ func TestCERLJudgesRandomWhileQueueBelowThreshold(t *testing.T) {
 			for _, rtt := range []sim.Time{100 * sim.Millisecond, 150 * sim.Millisecond, tc.lastRTT} {
 				v.OnAck(s, &AckEvent{Acked: tMSS, RTT: rtt})
 			}
-			s.Cwnd = 20 * tMSS
+			setWindow(s, 20)
 			r := v.OnLoss(s, &LossEvent{})
-			if r.Class != tc.wantClass || segs(r.Ssthresh) != tc.wantSsth {
-				t.Fatalf("%v ssthresh %.1f, want %v %v", r.Class, segs(r.Ssthresh), tc.wantClass, tc.wantSsth)
+			if r.Class != tc.wantClass || segs(s.Ssthresh) != tc.wantSsth {
+				t.Fatalf("%v ssthresh %.1f, want %v %v", r.Class, segs(s.Ssthresh), tc.wantClass, tc.wantSsth)
 			}
-			if tc.wantClass == Wireless && r.Cwnd != s.Cwnd {
-				t.Fatalf("random loss changed cwnd to %.1f", segs(r.Cwnd))
+			if tc.wantClass == Wireless {
+				// The window is kept through the recovery, whatever the
+				// engine's exit rule did to it.
+				s.Cwnd = s.Ssthresh
+				v.OnRecoveryExit(s)
+				if segs(s.Cwnd) != 20 {
+					t.Fatalf("random loss: cwnd %.1f after recovery, want 20", segs(s.Cwnd))
+				}
 			}
 		})
 	}
@@ -325,9 +332,8 @@ func dupacksInRecovery(v Variant, s *State, from, to int, cw bool) (int, Respons
 func TestDACHalvesTwiceOnLostRetransmission(t *testing.T) {
 	v := newTestVariant(t, "dac", nil)
 	s := testState(20, 100) // 20 outstanding: 19 can follow the lost head
-	r := v.OnLoss(s, &LossEvent{Dupacks: 3})
-	s.Ssthresh, s.Cwnd = r.Ssthresh, r.Ssthresh
-	if segs(s.Ssthresh) != 10 {
+	v.OnLoss(s, &LossEvent{Dupacks: 3})
+	if segs(s.Ssthresh) != 10 || segs(s.Cwnd) != 10 {
 		t.Fatalf("first halving: ssthresh %.1f", segs(s.Ssthresh))
 	}
 	s.High += 5 * tMSS // five new segments sent during recovery
@@ -335,8 +341,8 @@ func TestDACHalvesTwiceOnLostRetransmission(t *testing.T) {
 	if d != 20 {
 		t.Fatalf("retransmission judged lost at dupack %d, want 20 (19 explained)", d)
 	}
-	if segs(r.Ssthresh) != 5 || segs(r.Cwnd) != 5 || r.Class != Congestion {
-		t.Fatalf("second halving: ssthresh %.1f cwnd %.1f %v, want 5 5 congestion", segs(r.Ssthresh), segs(r.Cwnd), r.Class)
+	if segs(s.Ssthresh) != 5 || segs(s.Cwnd) != 5 || r.Class != Congestion {
+		t.Fatalf("second halving: ssthresh %.1f cwnd %.1f %v, want 5 5 congestion", segs(s.Ssthresh), segs(s.Cwnd), r.Class)
 	}
 	// The new retransmission is explained by the 24 then outstanding.
 	if d, _ := dupacksInRecovery(v, s, 21, 24, false); d != 0 {
@@ -352,18 +358,21 @@ func TestDDLRPDifferentiatesAndStopsAfterPartialAck(t *testing.T) {
 		name      string
 		cw        bool
 		wantClass LossClass
-		wantSsth  float64 // 0: kept
+		wantSsth  float64
 	}{
-		{"CW-marked: congestion, halve", true, Congestion, 10},
-		{"unmarked: wireless, window kept", false, Wireless, 0},
+		// After the first halving (ssthresh 10) ten new segments go out:
+		// a second halving is of 30 outstanding.
+		{"CW-marked: congestion, halve", true, Congestion, 15},
+		{"unmarked: wireless, window kept", false, Wireless, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := newTestVariant(t, "ddlrp", nil)
 			s := testState(20, 100)
 			v.OnLoss(s, &LossEvent{Dupacks: 3})
+			s.High += 10 * tMSS
 			d, r := dupacksInRecovery(v, s, 4, 30, tc.cw)
-			if d != 20 || r.Class != tc.wantClass || segs(r.Ssthresh) != tc.wantSsth {
-				t.Fatalf("dupack %d %v ssthresh %.1f, want 20 %v %v", d, r.Class, segs(r.Ssthresh), tc.wantClass, tc.wantSsth)
+			if d != 20 || r.Class != tc.wantClass || segs(s.Ssthresh) != tc.wantSsth {
+				t.Fatalf("dupack %d %v ssthresh %.1f, want 20 %v %v", d, r.Class, segs(s.Ssthresh), tc.wantClass, tc.wantSsth)
 			}
 		})
 	}
@@ -396,9 +405,20 @@ func TestTDLRPDetectsLostFastRetransmissionByTimestamp(t *testing.T) {
 			s := testState(10, 5)
 			jerseyRate(v, s) // ownd = 10 segments
 			s.Cwnd = 20 * tMSS
-			r := v.OnDupAckInRecovery(s, &AckEvent{Ack: s.Una, Dupacks: 5, HasTS: true, TSecr: tc.tsecr, TSvalSent: tc.tsNew, CW: tc.cw})
-			if r.Retransmit != tc.wantRetx || r.Class != tc.wantClass || !near(segs(r.Cwnd), tc.wantCwnd) || r.Ssthresh != 0 {
-				t.Fatalf("got %+v, want retransmit %v %v cwnd %v, ssthresh kept", r, tc.wantRetx, tc.wantClass, tc.wantCwnd)
+			// The fast retransmission, then (maybe) the first new segment.
+			s.InRecovery = true
+			v.(SendObserver).OnSend(s, &SendEvent{Seq: s.Una, TSval: 400, Retx: true, Fast: true})
+			if tc.tsNew != 0 {
+				v.(SendObserver).OnSend(s, &SendEvent{Seq: s.High, TSval: tc.tsNew})
+				v.(SendObserver).OnSend(s, &SendEvent{Seq: s.High + tMSS, TSval: tc.tsNew + 5})
+			}
+			r := v.OnDupAckInRecovery(s, &AckEvent{Ack: s.Una, Dupacks: 5, HasTS: true, TSecr: tc.tsecr, CW: tc.cw})
+			wantCwnd := tc.wantCwnd
+			if wantCwnd == 0 {
+				wantCwnd = 20
+			}
+			if r.Retransmit != tc.wantRetx || r.Class != tc.wantClass || !near(segs(s.Cwnd), wantCwnd) || segs(s.Ssthresh) != 5 {
+				t.Fatalf("got %+v cwnd %.1f ssthresh %.1f, want retransmit %v %v cwnd %v, ssthresh kept", r, segs(s.Cwnd), segs(s.Ssthresh), tc.wantRetx, tc.wantClass, wantCwnd)
 			}
 		})
 	}
@@ -415,8 +435,8 @@ func TestTDLRPTimeoutWithoutCWKeepsWindow(t *testing.T) {
 		v.OnAck(s, &AckEvent{Acked: tMSS, CW: tc.lastCW})
 		s.Cwnd = 20 * tMSS
 		r := v.OnTimeout(s)
-		if r.KeepWindow != tc.wantKeep || r.Class != tc.class {
-			t.Errorf("last ACK CW %v: %+v, want KeepWindow %v %v", tc.lastCW, r, tc.wantKeep, tc.class)
+		if r.RepairInPlace != tc.wantKeep || r.Class != tc.class {
+			t.Errorf("last ACK CW %v: %+v, want RepairInPlace %v %v", tc.lastCW, r, tc.wantKeep, tc.class)
 		}
 		// IRTOR keeps cwnd and ssthresh through its recovery.
 		if tc.wantKeep {
@@ -436,11 +456,11 @@ func TestVariantConfigChecks(t *testing.T) {
 		wantErr       string // "" : valid
 	}{
 		{"tdlrp without timestamps", "tdlrp", func(c *Config) {}, "timestamps"},
-		{"tdlrp with rfc7323 echo", "tdlrp", func(c *Config) { c.Timestamps = true }, "ts_echo"},
-		{"tdlrp complete", "tdlrp", func(c *Config) { c.Timestamps, c.TSEcho = true, "latest" }, ""},
+		{"tdlrp with rfc7323 echo", "tdlrp", func(c *Config) { c.TS.Enabled = true }, "ts_echo"},
+		{"tdlrp complete", "tdlrp", func(c *Config) { c.TS.Enabled, c.TS.Echo = true, EchoLatest }, ""},
 		{"newjersey without timestamps", "newjersey", func(c *Config) {}, "timestamps"},
 		{"vegas with one timed sample per RTT", "vegas", func(c *Config) {}, "rtt_sampling"},
-		{"vegas with every-ACK samples", "vegas", func(c *Config) { c.RTTSampling = "every_ack" }, ""},
+		{"vegas with every-ACK samples", "vegas", func(c *Config) { c.Timer.RTTSampling = SampleEveryAck }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ns2Config(t, tc.variant, 1000, 32)
@@ -451,7 +471,24 @@ func TestVariantConfigChecks(t *testing.T) {
 			}
 		})
 	}
-	if _, err := variants["veno"].make(map[string]float64{"betta": 3}); err == nil {
-		t.Fatal("a misspelt param was accepted")
+	// Params are checked by Validate too (the same checks for validate and
+	// run), each error naming the param.
+	for _, tc := range []struct {
+		variant string
+		params  map[string]float64
+		field   string
+	}{
+		{"veno", map[string]float64{"betta": 3}, "params.betta"},
+		{"newreno", map[string]float64{"alpha": 1}, "params.alpha"},
+		{"cubic", map[string]float64{"beta": 1.5}, "params.beta"},
+		{"vegas", map[string]float64{"alpha": 5, "beta": 4}, "params.alpha"},
+	} {
+		c := ns2Config(t, "newreno", 1000, 32)
+		c.Variant, c.Params = tc.variant, tc.params
+		c.Timer.RTTSampling = SampleEveryAck
+		var fe *FieldError
+		if err := c.Validate(); !errors.As(err, &fe) || fe.Field != tc.field {
+			t.Errorf("%s %v: Validate %v, want a FieldError at %s", tc.variant, tc.params, err, tc.field)
+		}
 	}
 }

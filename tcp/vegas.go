@@ -1,8 +1,6 @@
 package tcp
 
 import (
-	"fmt"
-
 	"github.com/tcplab/tcplab/sim"
 )
 
@@ -19,7 +17,7 @@ import (
 // 2 is Brakmo's and ns-2's 3/4 of the window.
 //
 // Needs an RTT sample on every ACK (rtt_sampling every_ack or timestamps;
-// Config.Validate says so).
+// CheckConfig says so).
 type Vegas struct {
 	Reno
 	alpha, beta, gamma float64
@@ -37,19 +35,23 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if p["alpha"] > p["beta"] || p["loss_rule"] < 0 || p["loss_rule"] > 2 {
-			return nil, fmt.Errorf("vegas: need alpha <= beta and loss_rule 0, 1 or 2, got %v", p)
+		if p["alpha"] > p["beta"] {
+			return nil, ParamError("alpha", "must not exceed beta (%v > %v)", p["alpha"], p["beta"])
+		}
+		if r := p["loss_rule"]; r != 0 && r != 1 && r != 2 {
+			return nil, ParamError("loss_rule", "must be 0, 1 or 2, got %v", r)
 		}
 		return &Vegas{Reno: Reno{name: "vegas"}, alpha: p["alpha"], beta: p["beta"], gamma: p["gamma"],
 			lossRule: int(p["loss_rule"]), baseRTT: sim.Never, minRTT: sim.Never}, nil
 	})
-	variantChecks["vegas"] = func(c *Config, bad func(string, string, ...any)) {
-		if c.RTTSampling == "timed" {
-			// One timed segment per RTT leaves Vegas Reno forever (it
-			// needs 3 samples a round); ns-2's Vegas times every segment
-			// itself.
-			bad("rtt_sampling", "variant vegas needs an RTT sample on every ACK: rtt_sampling every_ack or timestamps")
-		}
+}
+
+// CheckConfig implements ConfigChecker.
+func (v *Vegas) CheckConfig(c *Config, bad func(field, format string, a ...any)) {
+	if c.Timer.RTTSampling == SampleTimed {
+		// One timed segment per RTT leaves Vegas Reno forever (it needs 3
+		// samples a round); ns-2's Vegas times every segment itself.
+		bad("rtt_sampling", "variant vegas needs an RTT sample on every ACK: rtt_sampling every_ack or timestamps")
 	}
 }
 
@@ -114,11 +116,13 @@ func (v *Vegas) OnAck(s *State, a *AckEvent) {
 func (v *Vegas) OnLoss(s *State, l *LossEvent) Response {
 	switch v.lossRule {
 	case 1:
-		ss := v.ns3Ssthresh(s)
-		return Response{Ssthresh: ss, Cwnd: ss, Class: Congestion}
+		s.Ssthresh = v.ns3Ssthresh(s)
+		s.Cwnd = s.Ssthresh
+		return Response{Class: Congestion}
 	case 2:
-		ss := s.ReducedWindow(0.75)
-		return Response{Ssthresh: ss, Cwnd: ss, Class: Congestion}
+		s.Ssthresh = s.ReducedWindow(0.75)
+		s.Cwnd = s.Ssthresh
+		return Response{Class: Congestion}
 	}
 	return v.Reno.OnLoss(s, l)
 }
@@ -133,9 +137,10 @@ func (v *Vegas) OnRecoveryExit(s *State) { v.newRound(s) }
 // OnTimeout restarts from one segment; the first round ends once what was
 // outstanding is acknowledged (ns-3 re-enables Vegas on leaving CA_LOSS).
 func (v *Vegas) OnTimeout(s *State) Response {
+	ss := v.ns3Ssthresh(s) // from the window before the timeout
 	r := v.Reno.OnTimeout(s)
 	if v.lossRule == 1 {
-		r.Ssthresh = v.ns3Ssthresh(s)
+		s.Ssthresh = ss
 	}
 	v.newRound(s)
 	v.begSndNxt = s.High

@@ -76,8 +76,10 @@ func (v *Veno) OnAck(s *State, a *AckEvent) {
 func (v *Veno) OnLoss(s *State, _ *LossEvent) Response {
 	if v.n < v.beta {
 		w := s.ReducedWindow(0.8)
-		return Response{Ssthresh: w, Cwnd: w, Class: Wireless}
+		s.Ssthresh, s.Cwnd = w, w
+		return Response{Class: Wireless}
 	}
 	w := s.HalfWindow()
-	return Response{Ssthresh: w, Cwnd: w, Class: Congestion}
+	s.Ssthresh, s.Cwnd = w, w
+	return Response{Class: Congestion}
 }

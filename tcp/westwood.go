@@ -92,12 +92,15 @@ func (w *Westwood) bwRTTMin(s *State) float64 {
 
 // OnLoss sets ssthresh = cwnd = BWE·RTTmin.
 func (w *Westwood) OnLoss(s *State, _ *LossEvent) Response {
-	ss := w.bwRTTMin(s)
-	return Response{Ssthresh: ss, Cwnd: ss, Class: Congestion}
+	s.Ssthresh = w.bwRTTMin(s)
+	s.Cwnd = s.Ssthresh
+	return Response{Class: Congestion}
 }
 
 // OnTimeout sets ssthresh = BWE·RTTmin and restarts from one segment.
 func (w *Westwood) OnTimeout(s *State) Response {
 	w.credit = 0
-	return Response{Ssthresh: w.bwRTTMin(s), Cwnd: s.MSS, Class: Congestion}
+	s.Ssthresh = w.bwRTTMin(s)
+	s.Cwnd = s.MSS
+	return Response{Class: Congestion}
 }

@@ -73,7 +73,7 @@ func lossyRun(t *testing.T, d sim.Time, pcapPath string) *recorder {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	flows := []trace.Flow{{Name: "f", Src: s.ID, MSS: cfg.MSS}}
+	flows := []trace.Flow{{Name: "f", Src: s.ID, MSS: cfg.Segments.MSS}}
 	pc, err := trace.NewPcap(out, flows, trace.PcapOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,141 @@
+package tcp
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The configuration's choices are small typed enums, resolved from their
+// YAML names when a scenario is loaded, so that the per-packet path
+// compares integers, never strings. Each has String and UnmarshalText.
+
+// SsthreshBasis is what a congestion loss halves.
+type SsthreshBasis uint8
+
+// Loss bases.
+const (
+	FlightBasis SsthreshBasis = iota // RFC 5681 eq. 4: FlightSize (ns-3)
+	CwndBasis                        // ns-2: min(cwnd, window_), in whole segments
+)
+
+var ssthreshBasisNames = []string{"flight", "cwnd"}
+
+// RecoveryExit is what the ACK ending fast recovery does to cwnd.
+type RecoveryExit uint8
+
+// Recovery exits.
+const (
+	ExitToSsthresh     RecoveryExit = iota // RFC 5681 §3.2 step 6, RFC 6582: deflate to ssthresh
+	ExitToSsthreshGrow                     // ns-3.37: deflate, then open as on any new ACK
+	ExitGrow                               // ns-2.35: keep the halved cwnd and open it
+)
+
+var recoveryExitNames = []string{"ssthresh", "ssthresh_grow", "grow"}
+
+// PartialAckRestart says which partial ACKs restart the retransmission timer.
+type PartialAckRestart uint8
+
+// Partial-ACK timer restarts.
+const (
+	RestartFirst PartialAckRestart = iota // RFC 6582 §4's impatient variant (ns-2, ns-3)
+	RestartEvery                          // RFC 6298 §5.3 (Linux)
+)
+
+var partialAckRestartNames = []string{"first", "every"}
+
+// TSEcho is the receiver's TSecr rule.
+type TSEcho uint8
+
+// Timestamp echo rules.
+const (
+	EchoRFC7323 TSEcho = iota // §4.3: the segment that last advanced the window
+	EchoLatest                // T-DLRP §4.1: the newest segment, in order or not
+)
+
+var tsEchoNames = []string{"rfc7323", "latest"}
+
+// Handshake is how a connection opens.
+type Handshake uint8
+
+// Handshakes.
+const (
+	HandshakeNone Handshake = iota // data from the first packet
+	HandshakeSYN                   // ns-2: a header-only SYN, acknowledged by the sink
+	Handshake3Way                  // SYN, SYN-ACK, ACK (RFC 9293 §3.5)
+)
+
+var handshakeNames = []string{"none", "syn", "3way"}
+
+// RTTSampling is where RTT samples come from.
+type RTTSampling uint8
+
+// RTT sampling rules.
+const (
+	SampleTimed      RTTSampling = iota // one timed segment per window (ns-2; RFC 6298 without timestamps)
+	SampleEveryAck                      // every ACK covering never-retransmitted data (ns-3)
+	SampleTimestamps                    // RFC 7323 RTTM
+)
+
+var rttSamplingNames = []string{"timed", "every_ack", "timestamps"}
+
+// Spurious is the spurious-timeout detection.
+type Spurious uint8
+
+// Spurious-timeout detections.
+const (
+	SpuriousNone Spurious = iota
+	FRTO                  // RFC 5682
+	Eifel                 // RFC 3522 detection (needs timestamps)
+)
+
+var spuriousNames = []string{"none", "frto", "eifel"}
+
+func parseEnum[T ~uint8](names []string, dst *T, text []byte) error {
+	for i, n := range names {
+		if n == string(text) {
+			*dst = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of %s", text, strings.Join(names, ", "))
+}
+
+func enumName[T ~uint8](names []string, v T) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%d", v)
+}
+
+func (v SsthreshBasis) String() string { return enumName(ssthreshBasisNames, v) }
+func (v RecoveryExit) String() string  { return enumName(recoveryExitNames, v) }
+func (v PartialAckRestart) String() string {
+	return enumName(partialAckRestartNames, v)
+}
+func (v TSEcho) String() string      { return enumName(tsEchoNames, v) }
+func (v Handshake) String() string   { return enumName(handshakeNames, v) }
+func (v RTTSampling) String() string { return enumName(rttSamplingNames, v) }
+func (v Spurious) String() string    { return enumName(spuriousNames, v) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *SsthreshBasis) UnmarshalText(b []byte) error { return parseEnum(ssthreshBasisNames, v, b) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *RecoveryExit) UnmarshalText(b []byte) error { return parseEnum(recoveryExitNames, v, b) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *PartialAckRestart) UnmarshalText(b []byte) error {
+	return parseEnum(partialAckRestartNames, v, b)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *TSEcho) UnmarshalText(b []byte) error { return parseEnum(tsEchoNames, v, b) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *Handshake) UnmarshalText(b []byte) error { return parseEnum(handshakeNames, v, b) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *RTTSampling) UnmarshalText(b []byte) error { return parseEnum(rttSamplingNames, v, b) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *Spurious) UnmarshalText(b []byte) error { return parseEnum(spuriousNames, v, b) }
