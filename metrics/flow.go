@@ -36,6 +36,8 @@ type Flow struct {
 	// SpuriousTimeoutsDetected counts timeouts the sender's F-RTO or Eifel
 	// detection declared spurious.
 	SpuriousTimeoutsDetected int64 `json:"spurious_timeouts_detected"`
+	// ECNReductions counts window reductions for ECN echoes (RFC 3168).
+	ECNReductions int64 `json:"ecn_reductions,omitempty"`
 	// Dropped counts this flow's lost packets by cause.
 	Dropped map[string]int64 `json:"dropped"`
 	// CompletionSeconds is when a fixed-size transfer finished (0 if not).

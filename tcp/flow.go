@@ -129,6 +129,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		SpuriousRetransmits:             f.Rcv.SpuriousRetx,
 		SpuriousTimeouts:                s.stats.spuriousTimeouts,
 		SpuriousTimeoutsDetected:        s.spur.detected,
+		ECNReductions:                   s.stats.ecnReductions,
 		Dropped:                         map[string]int64{},
 	}
 	if f.Cfg.Recovery.SACK && f.Cfg.Variant != "sack" {

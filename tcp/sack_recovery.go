@@ -126,19 +126,24 @@ func (r *sackRecovery) flight() int64 { return r.pipe() }
 
 // lostAt is IsLost (RFC 6675 §4) for segment k: at least DupThresh
 // SACKed segments above it.
-func (r *sackRecovery) lostAt(k int64) bool {
+func (r *sackRecovery) lostAt(k int64) bool { return k < r.lostBelow() }
+
+// lostBelow is the IsLost boundary: the segment with exactly DupThresh
+// SACKed segments at or above it, counting from the top. The count above a
+// segment only grows downward, so every segment below the boundary IsLost
+// and none at or above it: one scan answers IsLost for the whole window.
+// Without that many SACKed segments it is the lowest segment (none lost).
+func (r *sackRecovery) lostBelow() int64 {
 	s := r.s
 	n := 0
-	top := s.sb.base + int64(s.sb.n)
-	for j := k + 1; j < top; j++ {
+	for j := s.sb.base + int64(s.sb.n) - 1; j >= s.sb.base; j-- {
 		if s.sb.at(j).sacked {
-			n++
-			if n >= s.cfg.Recovery.DupThresh {
-				return true
+			if n++; n >= s.cfg.Recovery.DupThresh {
+				return j
 			}
 		}
 	}
-	return false
+	return s.sb.base
 }
 
 // pipe is SetPipe (RFC 6675 §4): bytes believed in the network.
@@ -169,28 +174,37 @@ func (r *sackRecovery) pipe() int64 {
 }
 
 // sendByPipe transmits while cwnd - pipe >= 1 SMSS, choosing segments by
-// NextSeg (RFC 6675 §4 rules 1-3; no rescue retransmission).
+// NextSeg (RFC 6675 §4 rules 1-3; no rescue retransmission). Each segment
+// sent adds its size to the pipe, whichever rule chose it: new data, a
+// lost segment now retransmitted, or a retransmission of one still in
+// flight; so the pipe is computed once, not once per segment.
 func (r *sackRecovery) sendByPipe() {
 	s := r.s
 	cwnd := int64(s.Cwnd) + s.infl
-	for cwnd-r.pipe() >= s.mss && r.sendNextSeg() {
+	pipe := r.pipe()
+	for cwnd-pipe >= s.mss {
+		n := r.sendNextSeg()
+		if n == 0 {
+			return
+		}
+		pipe += n
 	}
 }
 
-// sendNextSeg sends the segment NextSeg chooses and reports whether there
-// was one.
-func (r *sackRecovery) sendNextSeg() bool {
+// sendNextSeg sends the segment NextSeg chooses and returns its size (0:
+// there was none).
+func (r *sackRecovery) sendNextSeg() int64 {
 	s := r.s
 	k, ok := r.nextSeg()
 	if !ok {
-		return false
+		return 0
 	}
 	if k < 0 {
 		// Rule 2: new data.
 		seq := s.High
 		s.Nxt = s.segEnd(seq)
 		s.sendSeg(seq, false)
-		return true
+		return s.segEnd(seq) - seq
 	}
 	seq := s.dataStart + k*s.mss
 	s.sb.at(k).rxRecov = true
@@ -198,7 +212,7 @@ func (r *sackRecovery) sendNextSeg() bool {
 		r.highRxt = seq + s.mss
 	}
 	s.sendSeg(seq, false)
-	return true
+	return s.segEnd(seq) - seq
 }
 
 // nextSeg returns the segment to (re)send, -1 for new data, or false.
@@ -207,9 +221,10 @@ func (r *sackRecovery) nextSeg() (int64, bool) {
 	first := s.seg(max(s.Una, r.highRxt))
 	top := s.seg(s.High - 1)
 	// Rule 1: the lowest unSACKed segment above HighRxt that IsLost.
+	lost := r.lostBelow()
 	for k := first; k <= top && s.sb.has(k); k++ {
 		info := s.sb.at(k)
-		if !info.sacked && !info.rxRecov && (r.afterRTO && s.dataStart+k*s.mss < s.recover || r.lostAt(k)) {
+		if !info.sacked && !info.rxRecov && (r.afterRTO && s.dataStart+k*s.mss < s.recover || k < lost) {
 			return k, true
 		}
 	}

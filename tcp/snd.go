@@ -39,8 +39,11 @@ type Sender struct {
 	infl     int64 // window inflation in fast recovery (ns-2 dupwnd_)
 	recover  int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
 	partial  bool  // a partial ACK was seen in this recovery
-	ecnEnd   int64 // no new ECN reaction until SND.UNA passes this (RFC 3168 §6.1.2)
-	cwr      bool  // set CWR on the next data segment (RFC 3168 §6.1.2)
+	// ecnCut: an ECN echo reduced the window for the data below recover;
+	// a loss among them is retransmitted without a second reduction
+	// (RFC 3168 §6.1.2).
+	ecnCut bool
+	cwr    bool // set CWR on the next data segment (RFC 3168 §6.1.2)
 
 	sb      scoreboard
 	backoff int
@@ -342,6 +345,9 @@ func (s *Sender) onAck(p *network.Packet) {
 	ev := &s.ev
 	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0}
 	fresh := p.NSack > 0 && s.rec.sack(p)
+	if ev.ECE && s.cfg.ECN {
+		s.onECE(ev)
+	}
 	if s.spur.eifel || s.spur.frto != 0 {
 		s.spuriousOnAck(ack, p.HasTS, p.TSecr)
 	}
@@ -354,9 +360,6 @@ func (s *Sender) onAck(p *network.Packet) {
 		s.cc.OnDupAck(&s.State, ev)
 		s.floorCwnd()
 		s.onDupAck(ev)
-	}
-	if ev.ECE && s.cfg.ECN {
-		s.onECE(ev)
 	}
 	if s.probe != nil {
 		s.sample('a', 0, p.Ack, p.TSecr, false)
@@ -405,6 +408,9 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 		s.inLoss, exitLoss = false, true
 		s.rec.lossRepair(false)
 	}
+	if s.ecnCut && s.Una > s.recover {
+		s.ecnCut = false
+	}
 	s.sb.trim(s.seg(ack))
 	if ack == s.limit || s.Una == s.High && s.limit != math.MaxInt64 && ack >= s.limit {
 		s.f.complete(now)
@@ -415,6 +421,9 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 	case s.InRecovery:
 		restart = s.rec.ack(ev)
 	case exitLoss && s.cfg.Recovery.LossExitNoGrowth:
+	case ev.ECE && s.cfg.ECN:
+		// An ACK that echoes congestion does not open the window (ns-2's
+		// recv_newack_helper; Linux's CWR state).
 	default:
 		s.cc.OnAck(&s.State, ev)
 		s.floorCwnd()
@@ -451,10 +460,12 @@ func (s *Sender) onDupAck(ev *AckEvent) {
 }
 
 // recoverPassed reports whether the cumulative ACK covers more than
-// recover, the highest byte sent when the last recovery or timeout began
-// (RFC 6582 §3.2 step 1, ns-2's bug_fix_), or reaches it (ns-3).
+// recover, the highest byte sent when the last recovery, timeout or ECN
+// reduction began (RFC 6582 §3.2 step 1, ns-2's bug_fix_), or reaches it
+// (ns-3); or whether the window was reduced by ECN only, whose losses are
+// still to be retransmitted (RFC 3168 §6.1.2).
 func (s *Sender) recoverPassed() bool {
-	return s.Una > s.recover || s.cfg.Recovery.RecoverInclusive && s.Una == s.recover
+	return s.Una > s.recover || s.cfg.Recovery.RecoverInclusive && s.Una == s.recover || s.ecnCut
 }
 
 // limitedTransmit sends one new segment on each of the first two
@@ -482,10 +493,16 @@ func (s *Sender) limitedTransmit() {
 // enterRecovery asks the variant for the windows and its verdict, then
 // lets the loss recovery retransmit.
 func (s *Sender) enterRecovery(ev *AckEvent) {
-	s.loss = LossEvent{Seq: s.Una, Dupacks: s.dupacks, CW: ev.CW}
-	r := s.cc.OnLoss(&s.State, &s.loss)
-	s.floorCwnd()
-	s.acc.fastRetransmit(s, r.Class)
+	if s.ecnCut {
+		// This window was already reduced for an ECN echo: retransmit,
+		// but reduce only once (RFC 3168 §6.1.2; ns-2's dupack_action).
+		s.ecnCut = false
+	} else {
+		s.loss = LossEvent{Seq: s.Una, Dupacks: s.dupacks, CW: ev.CW}
+		r := s.cc.OnLoss(&s.State, &s.loss)
+		s.floorCwnd()
+		s.acc.fastRetransmit(s, r.Class)
+	}
 	s.recover = s.High
 	if s.cfg.Timer.RTTSampling == SampleTimed {
 		s.rttActive = false // ns-2 reset_rtx_timer stops RTT timing
@@ -532,18 +549,19 @@ func (s *Sender) exitRecovery(ev *AckEvent) {
 }
 
 // onECE reduces the window once per window of data on an ECN echo
-// (RFC 3168 §6.1.2): the variant's response to a congestion loss, without
-// a retransmission, and CWR on the next data segment. A reduction already
-// made for a loss in this window counts.
+// (RFC 3168 §6.1.2), before the ACK is processed (as ns-2): the variant's
+// response to a congestion loss, without a retransmission, and CWR on the
+// next data segment. An ACK at or below recover belongs to a window
+// already reduced, by a loss or an earlier echo.
 func (s *Sender) onECE(ev *AckEvent) {
-	if s.InRecovery || s.inLoss || s.Una <= s.ecnEnd || s.Una <= s.recover {
+	if s.InRecovery || ev.Ack <= s.recover {
 		return
 	}
 	s.loss = LossEvent{Seq: s.Una, CW: ev.CW, ECN: true}
 	s.cc.OnLoss(&s.State, &s.loss)
 	s.floorCwnd()
 	s.stats.ecnReductions++
-	s.ecnEnd = s.High
+	s.recover, s.ecnCut = s.High, true
 	s.cwr = true
 }
 
@@ -589,18 +607,20 @@ func (s *Sender) onRTO() {
 	s.InRecovery, s.partial = false, false
 	s.infl = 0
 	s.dupacks = 0
-	s.recover = s.High
+	s.recover, s.ecnCut = s.High, false
+	// Retransmissions sent before the timeout are presumed lost.
+	for k := s.seg(s.Una); s.sb.has(k); k++ {
+		s.sb.at(k).rxRecov = false
+	}
 	if r.RepairInPlace {
 		s.InRecovery = true
 		s.restartTimer()
 		s.sendSeg(s.Una, false)
+		s.rec.timedOut(s.Una)
 		return
 	}
 	s.inLoss = true
 	// Go back N: resend from the first unacknowledged segment.
-	for k := s.seg(s.Una); s.sb.has(k); k++ {
-		s.sb.at(k).rxRecov = false
-	}
 	sentBefore := sim.Time(0)
 	if s.sb.has(s.seg(s.Una)) {
 		sentBefore = s.sb.at(s.seg(s.Una)).sentAt
