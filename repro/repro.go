@@ -17,31 +17,65 @@ import (
 
 // Entry is one reproducible figure or table.
 type Entry struct {
-	Name   string // command-line name, e.g. validation-goodput-loss
+	Name string // command-line name, e.g. tdlrp-fig11a
+	// Paper groups the entries of one paper (tdlrp, abouzeid, adminrto,
+	// tcpnc, alltcp, validation): `tcplab repro PAPER` runs them all.
+	Paper  string
 	Title  string
 	Source string // the paper(s) and figure
 	Claim  string // what the paper says, to compare with the measurement
 	// Sweep is the sweep file (YAML); its scenario path is relative to
-	// the repository root.
+	// the repository root. Empty for an entry that runs (or computes)
+	// everything in Report itself: a time series of one run, a model.
 	Sweep string
+	// Short are --set overrides for the reduced form (`--short`, and the
+	// tests under -short): shorter runs, same shape. The reduced form also
+	// runs at most ShortReplications seeds per point.
+	Short []string
 	// Report reads the finished store and writes the figure and CSV
-	// into dir; it returns lines comparing claim and measurement.
+	// into dir; it returns the claims set beside the measurement.
 	Report func(c *Context) (*Outcome, error)
 }
 
 // Context is what a report works with.
 type Context struct {
 	Entry *Entry
-	Sweep *experiment.Sweep
-	Store *store.Store
-	Dir   string // output directory
-	Root  string // repository root (for scenarios)
+	Sweep *experiment.Sweep // nil for an entry without a sweep
+	Store *store.Store      // nil for an entry without a sweep
+	Dir   string            // output directory
+	Root  string            // repository root (for scenarios)
+	Short bool              // the reduced form was asked for
+	Sets  []string          // the --set overrides given (Short's included)
 }
 
 // Outcome lists the files written and the comparison.
 type Outcome struct {
 	Files    []string
-	Measured []string // lines: the measured result, set beside the claim
+	Figures  []string // of Files, the figures (SVG first if both), for reports
+	Measured []string // free-form lines: the measured result, set beside the claim
+	Claims   []Claim  // each claim of the paper this entry checks
+}
+
+// Verdict is what the measurement says of a claim.
+type Verdict string
+
+// Verdicts.
+const (
+	Confirmed Verdict = "confirmed"
+	Refuted   Verdict = "refuted"
+	// Depends: the claim holds under some setting the paper leaves out
+	// and not under another; Claim.Reason names the setting.
+	Depends Verdict = "depends"
+)
+
+// Claim is one statement of a paper set beside what tcplab measured.
+type Claim struct {
+	Figure   string  // where the paper makes it: "Fig. 11a", "Table 2", "§5.3"
+	Text     string  // the claim, in a sentence
+	Paper    string  // the paper's figure for it, as printed ("+40% over NewJersey")
+	Measured string  // tcplab's, with its spread: "+13% (95% CI 9-17%), 10 seeds"
+	Verdict  Verdict //
+	Reason   string  // why the verdict; for Depends, the setting and both outcomes
 }
 
 var registry = map[string]*Entry{}
@@ -64,6 +98,42 @@ func List() []*Entry {
 	return es
 }
 
+// ShortReplications caps the seeds per point of the reduced form.
+const ShortReplications = 3
+
+// Select returns the named entry, or every entry of the named paper in
+// name order; an unknown name is an error listing what there is.
+func Select(name string) ([]*Entry, error) {
+	if e, ok := registry[name]; ok {
+		return []*Entry{e}, nil
+	}
+	var group []*Entry
+	for _, e := range List() {
+		if e.Paper == name {
+			group = append(group, e)
+		}
+	}
+	if len(group) > 0 {
+		return group, nil
+	}
+	_, err := Get(name)
+	return nil, err
+}
+
+// Papers lists the paper names that group entries.
+func Papers() []string {
+	seen := map[string]bool{}
+	var ps []string
+	for _, e := range List() {
+		if e.Paper != "" && !seen[e.Paper] {
+			seen[e.Paper] = true
+			ps = append(ps, e.Paper)
+		}
+	}
+	sort.Strings(ps)
+	return ps
+}
+
 // Get returns the named entry.
 func Get(name string) (*Entry, error) {
 	if e, ok := registry[name]; ok {
@@ -73,7 +143,7 @@ func Get(name string) (*Entry, error) {
 	for _, e := range List() {
 		names = append(names, e.Name)
 	}
-	return nil, fmt.Errorf("no reproduction %q (have: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no reproduction %q (papers: %s; entries: %s)", name, strings.Join(Papers(), ", "), strings.Join(names, ", "))
 }
 
 // Options set where and how a reproduction runs.
@@ -81,6 +151,7 @@ type Options struct {
 	Root     string   // repository root; "" : found from the working directory
 	Dir      string   // output directory; "" : repro-out/NAME
 	Sets     []string // extra --set overrides (e.g. duration=20s for a quick look)
+	Short    bool     // the reduced form: the entry's Short overrides first
 	Workers  int
 	Progress experiment.Progress
 }
@@ -101,11 +172,23 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
+	sets := o.Sets
+	if o.Short {
+		sets = append(append([]string(nil), e.Short...), o.Sets...)
+	}
+	c := &Context{Entry: e, Dir: dir, Root: root, Short: o.Short, Sets: sets}
+	if e.Sweep == "" {
+		out, err := e.Report(c)
+		return out, &experiment.Report{}, err
+	}
 	// The sweep's scenario path is relative to the root: parse it as if
 	// the sweep file sat there.
-	sw, err := experiment.Parse(filepath.Join(root, "repro-"+e.Name+".yaml"), []byte(e.Sweep), o.Sets)
+	sw, err := experiment.Parse(filepath.Join(root, "repro-"+e.Name+".yaml"), []byte(e.Sweep), sets)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.Short {
+		sw.Replications = min(sw.Replications, ShortReplications)
 	}
 	dbPath := filepath.Join(dir, e.Name+".db")
 	st, err := store.Open(dbPath)
@@ -131,7 +214,8 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	if rep.Interrupted || len(rep.Failed) > 0 {
 		return nil, rep, fmt.Errorf("sweep incomplete (%d failed, interrupted=%v); run the command again to finish it", len(rep.Failed), rep.Interrupted)
 	}
-	out, err := e.Report(&Context{Entry: e, Sweep: sw, Store: st, Dir: dir, Root: root})
+	c.Sweep, c.Store = sw, st
+	out, err := e.Report(c)
 	if err != nil {
 		return nil, rep, err
 	}
