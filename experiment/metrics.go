@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,7 +69,7 @@ func extract(res *scenario.Result, want, flows []string) []store.Metric {
 		}
 		all := flatten(f)
 		if len(want) == 0 {
-			for _, n := range sortedKeys(all) {
+			for _, n := range slices.Sorted(maps.Keys(all)) {
 				out = append(out, store.Metric{Flow: f.ID, Name: n, Value: all[n]})
 			}
 			continue

@@ -8,8 +8,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,7 +140,7 @@ func Parse(path string, data []byte, extraSets []string) (*Sweep, error) {
 	p.mapping(root, "", func(key string, k, v *yaml.Node) {
 		f, ok := fields[key]
 		if !ok {
-			p.at(k, key, "unknown field (known: %s)", strings.Join(sortedKeys(fields), ", "))
+			p.at(k, key, "unknown field (known: %s)", strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
 			return
 		}
 		f(k, v)
@@ -209,15 +211,6 @@ func (sw *Sweep) Spec() string {
 func (p *parser) sorted() Errors {
 	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
 	return p.errs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func findValue(m *yaml.Node, key string) *yaml.Node {

@@ -1,5 +1,20 @@
 package model
 
+func init() {
+	Register(Model{
+		Name: "abouzeid",
+		Doc:  "Abouzeid & Roy ideal goodput under a two-state RTT, eqs. 2-3: 2·wm/(T1+T2)",
+		Params: []Param{{Name: "wm", Default: 12, Unit: Packets, Help: "window", Min: 0, Max: Inf},
+			{Name: "t1", Default: 0.1, Unit: Time, Help: "RTT in state 1", Min: 1e-9, Max: Inf},
+			{Name: "t2", Default: 0.3, Unit: Time, Help: "RTT in state 2", Min: 1e-9, Max: Inf},
+			{Name: "h", Default: 1, Help: "holding-time factor", Min: 0, Max: Inf}, MSS(1460)},
+		Eval: func(in Inputs) ([]Output, error) {
+			r := AbouzeidIdeal(AbouzeidParams{Wm: in["wm"], T1: in["t1"], T2: in["t2"], H: in["h"]})
+			return []Output{{"pkts_per_s", r, PacketRate}, {"bits_per_s", BitsPerSecond(r, in.Int("mss")), BitRate}}, nil
+		},
+	})
+}
+
 // AbouzeidParams describe Abouzeid & Roy's two-state RTT process (GLOBECOM
 // 2001): the path RTT alternates between T1 and T2, staying V_i = T_i + X_i
 // in state i with X_i exponential of mean h·T_i.

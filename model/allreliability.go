@@ -34,6 +34,29 @@ import (
 // ETET and SBST give the exact values; the tests check them against a Monte
 // Carlo of the packet's journey.
 
+func init() {
+	Register(Model{
+		Name: "alltcp",
+		Doc:  "ALL-TCP reliability (eqs. 10-29): loss probability and routers traversed, end-to-end vs segment-by-segment",
+		Params: []Param{{Name: "n", Default: 8, Help: "routers on the path", Min: 2, Max: 1e6, Integer: true},
+			{Name: "pi", Default: 0.05, Unit: Probability, Help: "drop probability per router", Min: 0, Max: 1},
+			{Name: "n1", Default: 4, Help: "routers in the first segment", Min: 1, Max: 1e6, Integer: true},
+			{Name: "R", Default: 10, Help: "attempts per transport or segment", Min: 1, Max: 1e6, Integer: true}},
+		Eval: func(in Inputs) ([]Output, error) {
+			if in["n1"] >= in["n"] {
+				return nil, BadInput("n1", in["n1"], "must be below n")
+			}
+			r, err := AllTCP(UniformLoss(in.Int("n"), in["pi"]), in.Int("n1"), in.Int("R"))
+			if err != nil {
+				return nil, err
+			}
+			return []Output{{"etet_loss", r.ETET.Loss, Probability}, {"sbst_loss", r.SBST.Loss, Probability},
+				{"etet_hops", r.ETET.Hops, Number}, {"sbst_hops", r.SBST.Hops, Number},
+				{"etet_hops_paper", r.ETETPaper.Hops, Number}, {"sbst_hops_paper", r.SBSTPaper.Hops, Number}}, nil
+		},
+	})
+}
+
 // PathStats are one transport's outcomes for one packet.
 type PathStats struct {
 	Loss float64 // probability the packet never reaches the receiver

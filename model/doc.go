@@ -8,4 +8,10 @@
 //
 // Throughputs are in packets per second unless a name says otherwise;
 // BitsPerSecond converts with a segment size.
+//
+// Every model is also registered (Register, in the model's own file) with
+// its parameters, units and bounds, which is how `tcplab model NAME`
+// finds, checks and evaluates it; other packages register theirs the
+// same way. Lookup, Model.Evaluate and Model.Grid are the library's way
+// to the same.
 package model

@@ -5,6 +5,28 @@ import (
 	"math"
 )
 
+func init() {
+	Register(Model{
+		Name: "kim",
+		Doc:  "Kim, Médard & Barros TCP/NC with losses masked (R ≥ 1/(1−p))",
+		Params: []Param{Loss(0.05), {Name: "r", Default: 1.1, Help: "redundancy factor", Min: 1, Max: Inf},
+			{Name: "wmax", Default: 50, Unit: Packets, Help: "maximum window", Min: 1, Max: Inf, Integer: true},
+			RTT(0.8), {Name: "w0", Default: 1, Unit: Packets, Help: "initial window", Min: 1, Max: Inf, Integer: true},
+			{Name: "duration", Default: 0, Unit: Time, Help: "connection length (0 = steady state)", Min: 0, Max: Inf}, MSS(1460)},
+		Eval: func(in Inputs) ([]Output, error) {
+			if in["p"] >= 1 {
+				return nil, BadInput("p", in["p"], "must be below 1")
+			}
+			r, err := KimNC(KimParams{P: in["p"], R: in["r"], Wmax: in.Int("wmax"), RTT: in["rtt"], W0: in.Int("w0"), Duration: in["duration"]})
+			if err != nil {
+				return nil, err
+			}
+			return []Output{{"thr_pkts_per_s", r.Thr, PacketRate}, {"thr_bits_per_s", BitsPerSecond(r.Thr, in.Int("mss")), BitRate},
+				{"min_r", r.MinR, Number}, {"mask_prob", r.MaskProb, Probability}}, nil
+		},
+	})
+}
+
 // KimParams are the inputs of the TCP/NC model of Kim, Médard & Barros
 // ("Modeling network coded TCP throughput: a simple model and its
 // validation", VALUETOOLS 2011), in the regime the TCP-NC Markov paper

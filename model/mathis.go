@@ -2,6 +2,19 @@ package model
 
 import "math"
 
+func init() {
+	Register(Model{
+		Name: "mathis",
+		Doc:  "Mathis et al. square-root law, C/(RTT·sqrt(p)) with C = sqrt(3/(2b))",
+		Params: []Param{Loss(0.01), RTT(0.1),
+			{Name: "b", Default: 1, Help: "packets per ACK", Min: 1, Max: Inf}, MSS(1460)},
+		Eval: func(in Inputs) ([]Output, error) {
+			r := Mathis(MathisParams{P: in["p"], RTT: in["rtt"], B: in["b"]})
+			return []Output{{"pkts_per_s", r, PacketRate}, {"bits_per_s", BitsPerSecond(r, in.Int("mss")), BitRate}}, nil
+		},
+	})
+}
+
 // MathisParams are the inputs of the Mathis, Semke, Mahdavi & Ott (1997)
 // square-root law.
 type MathisParams struct {

@@ -2,6 +2,24 @@ package model
 
 import "math"
 
+func init() {
+	Register(Model{
+		Name: "pftk",
+		Doc:  "Padhye-Firoiu-Towsley-Kurose: full model with timeouts and window limit, and its approximation",
+		Params: []Param{Loss(0.01), RTT(0.114),
+			{Name: "rto", Default: 0.4, Unit: Time, Help: "first timeout T0", Min: 0, Max: Inf},
+			{Name: "wm", Default: 32, Unit: Packets, Help: "window limit (0 = none)", Min: 0, Max: Inf},
+			{Name: "b", Default: 1, Help: "packets per ACK", Min: 1, Max: Inf}, MSS(1460)},
+		Eval: func(in Inputs) ([]Output, error) {
+			m := PFTKParams{P: in["p"], RTT: in["rtt"], RTO: in["rto"], Wm: in["wm"], B: in["b"]}
+			full, appr := PFTK(m), PFTKApprox(m)
+			mss := in.Int("mss")
+			return []Output{{"full_pkts_per_s", full, PacketRate}, {"approx_pkts_per_s", appr, PacketRate},
+				{"full_bits_per_s", BitsPerSecond(full, mss), BitRate}, {"approx_bits_per_s", BitsPerSecond(appr, mss), BitRate}}, nil
+		},
+	})
+}
+
 // PFTKParams are the inputs of the Padhye, Firoiu, Towsley & Kurose model
 // (SIGCOMM '98; IEEE/ACM ToN 8(2), 2000).
 type PFTKParams struct {

@@ -94,6 +94,40 @@ import (
 // paper's approximations; TCPNCRounds evaluates the same abstraction without
 // them, and the tests measure the difference.
 
+func init() {
+	Register(Model{
+		Name:   "tcpnc",
+		Doc:    "TCP-NC Markov chain (Zhang, Lan & Li 2014): E[cwnd], E[Thr], accumulated absorbing probability",
+		Params: tcpncParams(),
+		Eval: func(in Inputs) ([]Output, error) {
+			r, err := TCPNC(tcpncInputs(in))
+			if err != nil {
+				return nil, err
+			}
+			masked := 0.0
+			if r.Masked {
+				masked = 1
+			}
+			return []Output{{"p_eff", r.PEff, Probability}, {"M", float64(r.M), Packets}, {"accum_absorb", r.Accum, Probability},
+				{"ecwnd", r.ECwnd, Packets}, {"thr_pkts_per_s", r.Thr, PacketRate},
+				{"thr_bits_per_s", BitsPerSecond(r.Thr, in.Int("mss")), BitRate}, {"masked", masked, Number}}, nil
+		},
+	})
+}
+
+// tcpncParams are the parameters of the tcpnc and tcpnc-rounds models.
+func tcpncParams() []Param {
+	return []Param{Loss(0.05), {Name: "r", Default: 1, Help: "redundancy factor R", Min: 1, Max: Inf},
+		{Name: "cwmax", Default: 50, Unit: Packets, Help: "maximum window", Min: 1, Max: Inf, Integer: true},
+		{Name: "M", Default: 0, Unit: Packets, Help: "upper bound on the visual window (0 = automatic)", Min: 0, Max: 5000, Integer: true},
+		RTT(0.8), {Name: "rto", Default: 0, Unit: Time, Help: "timeout (0 = w·RTT, as in the paper)", Min: 0, Max: Inf},
+		MSS(1024)}
+}
+
+func tcpncInputs(in Inputs) TCPNCParams {
+	return TCPNCParams{P: in["p"], R: in["r"], CWMax: in.Int("cwmax"), M: in.Int("M"), RTT: in["rtt"], RTO: in["rto"]}
+}
+
 // TCPNCParams are the inputs of the TCP-NC chain.
 type TCPNCParams struct {
 	P     float64 // end-to-end erasure probability p

@@ -2,6 +2,23 @@ package model
 
 import "math"
 
+func init() {
+	Register(Model{
+		Name:   "tcpnc-rounds",
+		Doc:    "exact round-by-round evaluation of the TCP-NC abstraction (slow: O(M^3·cwmax))",
+		Params: tcpncParams(),
+		Eval: func(in Inputs) ([]Output, error) {
+			r, err := TCPNCRounds(tcpncInputs(in))
+			if err != nil {
+				return nil, err
+			}
+			return []Output{{"p_eff", r.PEff, Probability}, {"M", float64(r.M), Packets}, {"escaped", r.Escaped, Probability},
+				{"ecwnd", r.ECwnd, Packets}, {"rounds", r.Rounds, Number}, {"thr_pkts_per_s", r.Thr, PacketRate},
+				{"thr_bits_per_s", BitsPerSecond(r.Thr, in.Int("mss")), BitRate}}, nil
+		},
+	})
+}
+
 // TCPNCRoundsResult is the exact evaluation of the round-based TCP-NC
 // abstraction (see tcpnc.go), without the paper's three approximations.
 type TCPNCRoundsResult struct {

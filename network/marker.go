@@ -45,8 +45,8 @@ func (m *Marker) Avg() float64 { return m.est.avg }
 func (m *Marker) Enqueue(p *Packet, now sim.Time) DropCause {
 	// The average is sampled at every arrival, as RED's, including those
 	// that find the buffer full.
-	m.est.arrival(float64(m.q.n), now)
-	if m.q.n >= m.Limit {
+	m.est.arrival(float64(m.q.Len()), now)
+	if m.q.Len() >= m.Limit {
 		return QueueOverflow
 	}
 	if m.est.avg >= m.Fraction*float64(m.Limit) {

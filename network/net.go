@@ -112,10 +112,6 @@ func (n *Net) Bind(e Endpoint) int32 {
 	return int32(len(n.endpoints) - 1)
 }
 
-// Rebind replaces the endpoint behind a port (used when the receiver is
-// created after its port was reserved).
-func (n *Net) Rebind(port int32, e Endpoint) { n.endpoints[port] = e }
-
 // Run runs the simulation until time end.
 func (n *Net) Run(end sim.Time) {
 	n.Sched.Stop(end)

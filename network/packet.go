@@ -90,7 +90,6 @@ type Packet struct {
 	// simulation); traces fold them to 32 bits.
 	Seq   int64
 	Ack   int64
-	Wnd   int64 // advertised receive window in bytes
 	Flags Flags
 
 	HasTS bool // timestamps option (RFC 7323)

@@ -1,6 +1,9 @@
 package network
 
-import "github.com/tcplab/tcplab/sim"
+import (
+	"github.com/tcplab/tcplab/internal/ring"
+	"github.com/tcplab/tcplab/sim"
+)
 
 // Queue is the buffer in front of a link's transmitter. Enqueue either
 // accepts p (NotDropped; it may set marks on it) or says why it refused;
@@ -12,35 +15,23 @@ type Queue interface {
 	Bytes() int // bytes queued
 }
 
-// fifo is a growable ring of packets shared by the queue disciplines.
+// fifo is the packet queue shared by the queue disciplines: a ring that
+// also keeps the bytes it holds.
 type fifo struct {
-	buf   []*Packet
-	head  int
-	n     int
+	ring.Buffer[*Packet]
 	bytes int
 }
 
 func (f *fifo) push(p *Packet) {
-	if f.n == len(f.buf) {
-		nb := make([]*Packet, max(16, 2*len(f.buf)))
-		for i := 0; i < f.n; i++ {
-			nb[i] = f.buf[(f.head+i)%len(f.buf)]
-		}
-		f.buf, f.head = nb, 0
-	}
-	f.buf[(f.head+f.n)%len(f.buf)] = p
-	f.n++
+	f.PushBack(p)
 	f.bytes += int(p.Size)
 }
 
 func (f *fifo) pop() *Packet {
-	if f.n == 0 {
+	if f.Len() == 0 {
 		return nil
 	}
-	p := f.buf[f.head]
-	f.buf[f.head] = nil
-	f.head = (f.head + 1) % len(f.buf)
-	f.n--
+	p := f.PopFront()
 	f.bytes -= int(p.Size)
 	return p
 }
@@ -55,7 +46,7 @@ type DropTail struct {
 
 // Enqueue implements Queue.
 func (d *DropTail) Enqueue(p *Packet, _ sim.Time) DropCause {
-	if d.LimitPackets > 0 && d.q.n >= d.LimitPackets ||
+	if d.LimitPackets > 0 && d.q.Len() >= d.LimitPackets ||
 		d.LimitBytes > 0 && d.q.bytes+int(p.Size) > d.LimitBytes {
 		return QueueOverflow
 	}
@@ -67,7 +58,7 @@ func (d *DropTail) Enqueue(p *Packet, _ sim.Time) DropCause {
 func (d *DropTail) Dequeue(sim.Time) *Packet { return d.q.pop() }
 
 // Len implements Queue.
-func (d *DropTail) Len() int { return d.q.n }
+func (d *DropTail) Len() int { return d.q.Len() }
 
 // Bytes implements Queue.
 func (d *DropTail) Bytes() int { return d.q.bytes }

@@ -112,7 +112,7 @@ func (a *averagedFIFO) Dequeue(now sim.Time) *Packet {
 }
 
 // Len implements Queue.
-func (a *averagedFIFO) Len() int { return a.q.n }
+func (a *averagedFIFO) Len() int { return a.q.Len() }
 
 // Bytes implements Queue.
 func (a *averagedFIFO) Bytes() int { return a.q.bytes }
@@ -137,7 +137,7 @@ func (r *RED) DropProb(avg float64) float64 {
 // Enqueue implements Queue.
 func (r *RED) Enqueue(p *Packet, now sim.Time) DropCause {
 	c := &r.cfg
-	qlen := float64(r.q.n)
+	qlen := float64(r.q.Len())
 	if c.ByteMode {
 		qlen = float64(r.q.bytes) / float64(c.MeanPktSize)
 	}
@@ -178,7 +178,7 @@ func (r *RED) Enqueue(p *Packet, now sim.Time) DropCause {
 		}
 	}
 
-	if c.Limit > 0 && r.q.n >= c.Limit || c.LimitBytes > 0 && r.q.bytes+int(p.Size) > c.LimitBytes {
+	if c.Limit > 0 && r.q.Len() >= c.Limit || c.LimitBytes > 0 && r.q.bytes+int(p.Size) > c.LimitBytes {
 		r.Overflows++
 		return QueueOverflow
 	}

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -178,11 +179,7 @@ func SeqFromPcap(path string) (TimeSeries, error) {
 		d.s.X = append(d.s.X, t-t0)
 		d.s.Y = append(d.s.Y, float64(tcp.Seq-d.base)/1e3)
 	}
-	keys := make([]string, 0, len(dirs))
-	for k := range dirs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(dirs))
 	ts := TimeSeries{Chart: Chart{XLabel: "time since first segment (s)", YLabel: "relative sequence number (kbytes)"}, Points: true}
 	for _, k := range keys {
 		ts.Series = append(ts.Series, *dirs[k].s)

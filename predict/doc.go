@@ -6,6 +6,11 @@
 //
 // Every generator takes a *math/rand/v2 Rand so that a seed fixes the
 // series.
+//
+// The package registers three models with package model, so that `tcplab
+// model` reaches it: mpi (the maximum prediction interval of a FARIMA
+// model), and forecast-onoff and forecast-farima, which generate a series,
+// estimate its memory and score FARIMA against the baselines.
 package predict
 
 // Predictor forecasts x[t+tau] from the history x[0..t].

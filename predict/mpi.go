@@ -5,7 +5,37 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/tcplab/tcplab/model"
 )
+
+func init() {
+	model.Register(model.Model{
+		Name: "mpi",
+		Doc:  "ALL-TCP maximum prediction interval (eqs. 1-6) of a FARIMA(1,d,0) traffic model",
+		Params: []model.Param{
+			{Name: "d", Default: 0.3, Help: "memory parameter", Min: -0.49, Max: 0.49},
+			{Name: "phi", Default: 0, Help: "AR(1) coefficient", Min: -0.99, Max: 0.99},
+			{Name: "sigma", Default: 1, Help: "innovation standard deviation", Min: 1e-12, Max: model.Inf},
+			{Name: "mean", Default: 10, Help: "mean traffic level", Min: 1e-12, Max: model.Inf},
+			{Name: "eps", Default: 0.2, Help: "tolerance on the relative error", Min: 1e-9, Max: 0.999},
+			{Name: "peps", Default: 0.1, Unit: model.Probability, Help: "allowed probability of exceeding eps", Min: 1e-9, Max: 0.499}},
+		Eval: func(in model.Inputs) ([]model.Output, error) {
+			f := &FARIMA{D: in["d"], ARMA: ARMA{NoiseVar: in["sigma"] * in["sigma"]}}
+			if in["phi"] != 0 {
+				f.ARMA.Phi = []float64{in["phi"]}
+			}
+			variance := f.Variance()
+			n, err := MPI(MPIParams{H: f.MAWeights(10000), Var: variance, Mean: in["mean"], Eps: in["eps"], PEps: in["peps"]})
+			if err != nil {
+				return nil, err
+			}
+			return []model.Output{{Name: "mpi", Value: float64(n), Unit: model.Number},
+				{Name: "variance", Value: variance, Unit: model.Number},
+				{Name: "cv", Value: math.Sqrt(variance) / in["mean"], Unit: model.Number}}, nil
+		},
+	})
+}
 
 // This file implements ALL-TCP's maximum prediction interval (Al Shinwan
 // et al., MTAP 2020, §3.1, eqs. 1-6).

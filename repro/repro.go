@@ -6,9 +6,10 @@ package repro
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tcplab/tcplab/experiment"
@@ -91,10 +92,9 @@ func Register(e *Entry) {
 // List returns the entries sorted by name.
 func List() []*Entry {
 	var es []*Entry
-	for _, e := range registry {
-		es = append(es, e)
+	for _, name := range slices.Sorted(maps.Keys(registry)) {
+		es = append(es, registry[name])
 	}
-	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })
 	return es
 }
 

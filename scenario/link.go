@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"cmp"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -155,14 +157,9 @@ func checkParams(r *reporter, o *origin, what, kind string, allowed, required, c
 	for _, k := range append(append([]string(nil), allowed...), common...) {
 		ok[k] = true
 	}
-	keys := make([]string, 0, len(o.keys))
-	for k := range o.keys {
-		keys = append(keys, k)
-	}
-	// Map order must not decide the order of messages.
-	sort.Slice(keys, func(i, j int) bool {
-		return o.keys[keys[i]] < o.keys[keys[j]] || o.keys[keys[i]] == o.keys[keys[j]] && keys[i] < keys[j]
-	})
+	// Map order must not decide the order of messages: by line, then name.
+	keys := slices.Sorted(maps.Keys(o.keys))
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(o.keys[a], o.keys[b]) })
 	for _, k := range keys {
 		if !ok[k] {
 			r.at(o.lineOf(k), o.field(k), "not a parameter of %s %s (it takes: %s)", what, kind, strings.Join(allowed, ", "))
@@ -176,12 +173,7 @@ func checkParams(r *reporter, o *origin, what, kind string, allowed, required, c
 }
 
 func kindNames(m map[string][]string) string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 func checkDirection(r *reporter, o *origin, dir *string) {

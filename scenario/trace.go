@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/tcplab/tcplab/network"
@@ -93,20 +95,7 @@ func (t *TraceSpec) checkPackets(r *reporter, links map[string]bool) {
 }
 
 func linkList(links map[string]bool) string {
-	var ns []string
-	for n := range links {
-		ns = append(ns, n)
-	}
-	return strings.Join(sortedStrings(ns), ", ")
-}
-
-func sortedStrings(s []string) []string {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	return s
+	return strings.Join(slices.Sorted(maps.Keys(links)), ", ")
 }
 
 // packetTraces are the open pcap and ns-2 writers of a run.

@@ -4,8 +4,9 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 )
 
@@ -26,11 +27,7 @@ func (s *Store) WriteCSV(w io.Writer) error {
 			mset[m.Name] = true
 		}
 	}
-	var metrics []string
-	for m := range mset {
-		metrics = append(metrics, m)
-	}
-	sort.Strings(metrics)
+	metrics := slices.Sorted(maps.Keys(mset))
 	cw := csv.NewWriter(w)
 	header := append([]string{"run_key", "sweep", "point", "replication", "seed"}, params...)
 	header = append(header, "flow")

@@ -208,12 +208,10 @@ func (c *Pcap) encodeTCP(p *network.Packet) {
 		RST: p.Flags&network.FlagRST != 0, PSH: p.Flags&network.FlagPSH != 0,
 		ACK: p.Flags&network.FlagACK != 0, URG: p.Flags&network.FlagURG != 0,
 		ECE: p.Flags&network.FlagECE != 0, CWR: p.Flags&network.FlagCWR != 0,
-		Window: uint16(min(max(p.Wnd, 0), maxWindow)),
-	}
-	if p.Wnd <= 0 {
-		// tcplab leaves the window unset where it is not modelled; a
-		// zero would read as a zero-window probe to every tool.
-		t.Window = maxWindow
+		// The receive window is not modelled (the sender's window cap
+		// stands for it): advertise the largest, as a zero would read as
+		// a zero-window probe to every tool.
+		Window: maxWindow,
 	}
 	sport, rport := layers.TCPPort(SenderPortBase+int(p.Flow)), layers.TCPPort(ReceiverPort)
 	if sender {

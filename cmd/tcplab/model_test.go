@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tcplab/tcplab/model"
 )
 
 // modelCLI runs tcplab with args in-process and returns the exit status
@@ -90,9 +92,13 @@ func TestModelListShowsEveryModel(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, m := range models {
-		if !strings.Contains(out, m.name+"\n") {
-			t.Errorf("list lacks %s", m.name)
+	for _, m := range model.All() {
+		if !strings.Contains(out, m.Name+"\n") {
+			t.Errorf("list lacks %s", m.Name)
 		}
+	}
+	// Models registered outside package model are listed too.
+	if !strings.Contains(out, "mpi\n") {
+		t.Errorf("list lacks the prediction models:\n%s", out)
 	}
 }

@@ -9,6 +9,7 @@ package golden
 import (
 	"encoding/json"
 	"hash/fnv"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -74,11 +75,7 @@ func b2u(b bool) uint64 {
 func Check(t *testing.T, file string, got map[string]Case) {
 	t.Helper()
 	if os.Getenv("TCPLAB_GOLDEN_UPDATE") != "" {
-		keys := make([]string, 0, len(got))
-		for k := range got {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(got))
 		var b strings.Builder
 		b.WriteString("{\n")
 		for i, k := range keys {
