@@ -130,7 +130,7 @@ func Papers() []string {
 			ps = append(ps, e.Paper)
 		}
 	}
-	sort.Strings(ps)
+	slices.Sort(ps)
 	return ps
 }
 
