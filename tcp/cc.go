@@ -204,5 +204,31 @@ func Register(name string, recovery string, make func(params map[string]float64)
 	variants[name] = variantSpec{recovery: recovery, make: make}
 }
 
+// profileVariants maps, per profile, a variant name to the implementation
+// that profile's simulator runs under that name: where ns-2's or ns-3's
+// program differs from the algorithm as published (ns-3's TcpCubic has no
+// Reno-friendly region and counts in whole segments; ns-2's Vegas is a
+// sender of its own), `profile: ns3, variant: cubic` runs the ns-3 program
+// and the published one stays available under its own name.
+var profileVariants = map[string]map[string]string{}
+
+// RegisterProfileVariant makes variant name, under profile, run the
+// registered variant impl.
+func RegisterProfileVariant(profile, name, impl string) {
+	if profileVariants[profile] == nil {
+		profileVariants[profile] = map[string]string{}
+	}
+	profileVariants[profile][name] = impl
+}
+
+// VariantImpl is the registered variant a flow with this configuration
+// runs: Variant, or the profile's own implementation of it.
+func (c *Config) VariantImpl() string {
+	if impl, ok := profileVariants[c.Profile][c.Variant]; ok {
+		return impl
+	}
+	return c.Variant
+}
+
 // VariantNames lists the registered variants.
 func VariantNames() []string { return slices.Sorted(maps.Keys(variants)) }

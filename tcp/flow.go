@@ -41,7 +41,8 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
 	}
-	spec := variants[cfg.Variant]
+	impl := cfg.VariantImpl()
+	spec := variants[impl]
 	if spec.recovery == "sack" {
 		cfg.Recovery.SACK = true // variant sack is NewReno with RFC 6675: SACK on at both ends
 	}
@@ -117,7 +118,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 	end := min(now, f.stop)
 	active := (end - f.start).Seconds()
 	r := metrics.Flow{
-		ID: f.Name, Variant: f.Cfg.Variant, Transport: "tcp",
+		ID: f.Name, Variant: f.Cfg.VariantImpl(), Transport: "tcp",
 		Src: f.Src.Name, Dst: f.Dst.Name,
 		StartSeconds: f.start.Seconds(), StopSeconds: end.Seconds(),
 		DeliveredBytes:                  f.Rcv.Delivered,
@@ -132,7 +133,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		ECNReductions:                   s.stats.ecnReductions,
 		Dropped:                         map[string]int64{},
 	}
-	if f.Cfg.Recovery.SACK && f.Cfg.Variant != "sack" {
+	if f.Cfg.Recovery.SACK && f.Cfg.VariantImpl() != "sack" {
 		r.Variant += "+sack"
 	}
 	delivered, sent := f.Rcv.Delivered, s.stats.sentBytes

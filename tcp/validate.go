@@ -34,7 +34,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, &FieldError{field, fmt.Sprintf(format, a...)})
 	}
 	var v Variant
-	if spec, ok := variants[c.Variant]; !ok {
+	if spec, ok := variants[c.VariantImpl()]; !ok {
 		bad("variant", "unknown variant %q (have %v)", c.Variant, VariantNames())
 	} else if made, err := spec.make(c.Params); err != nil {
 		var fe *FieldError
