@@ -84,7 +84,7 @@ func (c dropCase) yaml(transport string) string {
 	return b.String()
 }
 
-type ns2Result struct{ kbps, rtos, rexmits float64 }
+type ns2Result struct{ kbps, rtos, rexmits, stalls float64 }
 
 func parseResult(line string) (ns2Result, error) {
 	kv := map[string]float64{}
@@ -96,7 +96,7 @@ func parseResult(line string) (ns2Result, error) {
 			}
 		}
 	}
-	return ns2Result{kv["goodput_kbps"], kv["rtos"], kv["rexmits"]}, nil
+	return ns2Result{kv["goodput_kbps"], kv["rtos"], kv["rexmits"], kv["stalls"]}, nil
 }
 
 // dropFile writes the case's drop lists, one line per link, 0-based.

@@ -146,6 +146,9 @@ type AckEvent struct {
 	CW      bool // the ACK echoes a router's congestion warning
 	ECE     bool // ECN echo
 	Dupacks int  // duplicate ACKs in a row, this one included
+	// NewestRTT is the RTT of the newest segment the ACK covers, if it
+	// was sent once (0 otherwise): ns-2 Vegas's fine-grained sample.
+	NewestRTT sim.Time
 }
 
 // LossEvent describes a loss detected by duplicate ACKs, or congestion

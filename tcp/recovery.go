@@ -29,6 +29,9 @@ type lossRecovery interface {
 	// ack handles an ACK of new data in fast recovery (partial or ending
 	// it) and reports whether the retransmission timer is to restart.
 	ack(ev *AckEvent) (restart bool)
+	// newAck sees every ACK of new data, after the variant (ns-2 Vegas
+	// checks its fine-grained timer there).
+	newAck(ev *AckEvent)
 	// timedOut is told that seq was retransmitted because the timer expired.
 	timedOut(seq int64)
 	// lossRepair says whether, after a timeout, every segment below
@@ -49,6 +52,12 @@ const (
 	dupLimited                  // limited transmit (RFC 3042)
 	dupFastRetransmit           // enter loss recovery
 )
+
+// recoveryOwner is a variant that is one program with its own loss
+// recovery (ns-2's Vegas): the engine takes the recovery from it.
+type recoveryOwner interface {
+	newRecovery(s *Sender) lossRecovery
+}
 
 type recoverySpec struct {
 	make func(s *Sender) lossRecovery
@@ -83,6 +92,7 @@ type cumulative struct{ s *Sender }
 func (c cumulative) sack(*network.Packet) bool { return false }
 func (c cumulative) duplicate(bool) bool       { return true }
 func (c cumulative) timedOut(int64)            {}
+func (c cumulative) newAck(*AckEvent)          {}
 func (c cumulative) lossRepair(bool)           {}
 func (c cumulative) send()                     { c.s.sendByWindow() }
 func (c cumulative) flight() int64             { return c.s.High - c.s.Una }

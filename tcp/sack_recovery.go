@@ -87,6 +87,8 @@ func (r *sackRecovery) enter() {
 
 func (r *sackRecovery) dupAckInRecovery() {}
 
+func (r *sackRecovery) newAck(*AckEvent) {}
+
 // ack ends recovery once recover is acknowledged; a partial ACK may send
 // one NextSeg segment whatever the pipe (ns-3.37, RFC 6582's partial-ACK
 // retransmission carried into SACK recovery).

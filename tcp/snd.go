@@ -55,6 +55,10 @@ type Sender struct {
 	rttSent   sim.Time
 
 	limitBytes int64 // fixed-size transfer length (0: bulk)
+	// Sizes on the wire of a SYN and of a data segment's headers: the
+	// profile's (headerSize), or a program's own (ns-2's Vegas counts no
+	// headers: its SYN and segments are packetSize_ bytes).
+	synSize, dataHeader int32
 
 	probe    func(*Sample) // time-series observer, nil when off
 	probeRow Sample
@@ -82,7 +86,12 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 	c := &f.Cfg
 	s := &Sender{f: f, net: f.net, cfg: c, cc: cc, mss: int64(c.Segments.MSS)}
 	s.sendCC, _ = cc.(SendObserver)
-	s.rec = newRecovery(s, recovery)
+	s.synSize, s.dataHeader = s.headerSize(), s.headerSize()
+	if o, ok := cc.(recoveryOwner); ok {
+		s.rec = o.newRecovery(s)
+	} else {
+		s.rec = newRecovery(s, recovery)
+	}
 	s.est = rtoPolicies[c.Timer.RTO.Policy](c.Timer.RTO, func(name string) *rand.Rand {
 		return f.net.Stream("tcp/" + f.Name + "/" + name)
 	})
@@ -140,7 +149,7 @@ func (s *Sender) sendSYN() {
 	p := s.packet()
 	p.Flags = network.FlagSYN
 	p.Seq = 0
-	p.Size = s.headerSize()
+	p.Size = s.synSize
 	p.Retx = s.synCount > 0
 	if s.synCount == 0 {
 		s.synFirst = s.net.Now()
@@ -209,7 +218,7 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 	}
 	p.Seq = seq
 	p.Payload = int32(end - seq)
-	p.Size = s.headerSize() + p.Payload
+	p.Size = s.dataHeader + p.Payload
 	k := s.seg(seq)
 	info := s.sb.at(k)
 	retx := seq < s.High
@@ -411,6 +420,11 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 	if s.ecnCut && s.Una > s.recover {
 		s.ecnCut = false
 	}
+	if k := s.seg(ack - 1); s.sb.has(k) {
+		if info := s.sb.at(k); info.retx == 0 {
+			ev.NewestRTT = now - info.sentAt
+		}
+	}
 	s.sb.trim(s.seg(ack))
 	if ack == s.limit || s.Una == s.High && s.limit != math.MaxInt64 && ack >= s.limit {
 		s.f.complete(now)
@@ -428,6 +442,7 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 		s.cc.OnAck(&s.State, ev)
 		s.floorCwnd()
 	}
+	s.rec.newAck(ev)
 	// RFC 6298 §5.2-5.3: stop the timer when all is acknowledged, else restart.
 	if s.Una >= s.High {
 		s.timer.Cancel()

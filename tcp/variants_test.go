@@ -459,8 +459,9 @@ func TestVariantConfigChecks(t *testing.T) {
 		{"tdlrp with rfc7323 echo", "tdlrp", func(c *Config) { c.TS.Enabled = true }, "ts_echo"},
 		{"tdlrp complete", "tdlrp", func(c *Config) { c.TS.Enabled, c.TS.Echo = true, EchoLatest }, ""},
 		{"newjersey without timestamps", "newjersey", func(c *Config) {}, "timestamps"},
-		{"vegas with one timed sample per RTT", "vegas", func(c *Config) {}, "rtt_sampling"},
-		{"vegas with every-ACK samples", "vegas", func(c *Config) { c.Timer.RTTSampling = SampleEveryAck }, ""},
+		{"vegas with one timed sample per RTT", "vegas", func(c *Config) { c.Profile = "linux" }, "rtt_sampling"},
+		{"vegas with every-ACK samples", "vegas", func(c *Config) { c.Profile, c.Timer.RTTSampling = "linux", SampleEveryAck }, ""},
+		{"ns-2's vegas times every segment itself", "vegas", func(c *Config) {}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ns2Config(t, tc.variant, 1000, 32)
