@@ -16,7 +16,10 @@ import (
 //     avoidance (diff > beta) set ssthresh = max(min(ssthresh, cwnd - 1
 //     segment), 2 segments), then ssthresh >= 3/4 cwnd;
 //   - a loss does the same (barely a reduction: loss_rule 1 of vegas.go);
-//   - RTTs counted from ns-3's last sample on every ACK of new data;
+//   - RTTs counted from ns-3's last sample on every ACK of new data, and
+//     BaseRTT from the handshake's too (a SYN crosses slow links faster
+//     than a data segment: on a 4-hop 1 Mbps chain Vegas then sees two
+//     segments queued where there are none and stops growing at 32);
 //   - Vegas is off, and NewReno grows the window, from a timeout until the
 //     repair is over (ns-3's CA_LOSS), as in fast recovery; a duplicate
 //     ACK (ns-3's CA_DISORDER) turns it off too, and the next new ACK
@@ -48,6 +51,11 @@ func (v *VegasNS3) OnAck(s *State, a *AckEvent) {
 	if v.off && a.Ack >= v.lossEnd || v.disorder {
 		v.off, v.disorder = false, false
 		v.newRound(s) // EnableVegas on returning to CA_OPEN
+	}
+	if v.baseRTT == sim.Never {
+		// ns-3 counts the handshake's RTT too: a SYN, smaller than a
+		// data segment, crosses slow links faster, and BaseRTT keeps it.
+		v.baseRTT = s.MinRTT
 	}
 	if rtt := s.LastRTT; rtt > 0 {
 		v.baseRTT = min(v.baseRTT, rtt)
