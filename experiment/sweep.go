@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -48,42 +47,11 @@ type Value struct {
 	Sets  []string
 }
 
-// Error is a problem in a sweep file, at a line.
-type Error struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// Errors is every problem found in a sweep file, in line order.
-type Errors []*Error
-
-func (es Errors) Error() string {
-	s := make([]string, len(es))
-	for i, e := range es {
-		s[i] = e.Error()
-	}
-	return strings.Join(s, "\n")
-}
-
+// A sweep file's problems are scenario.Errors: one error type, with
+// file, line and field, for every YAML file tcplab reads.
 type parser struct {
 	file string
-	errs Errors
+	errs scenario.Errors
 }
 
 func (p *parser) at(n *yaml.Node, field, format string, args ...any) {
@@ -91,7 +59,7 @@ func (p *parser) at(n *yaml.Node, field, format string, args ...any) {
 	if n != nil {
 		line = n.Line
 	}
-	p.errs = append(p.errs, &Error{File: p.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, &scenario.Error{File: p.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Load reads and checks a sweep file; the base scenario is resolved
@@ -110,7 +78,7 @@ func Parse(path string, data []byte, extraSets []string) (*Sweep, error) {
 	p := &parser{file: path}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		p.errs = append(p.errs, &Error{File: path, Msg: err.Error()})
+		p.errs = append(p.errs, &scenario.Error{File: path, Msg: err.Error()})
 		return nil, p.errs
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -157,7 +125,7 @@ func Parse(path string, data []byte, extraSets []string) (*Sweep, error) {
 		}
 	}
 	if len(p.errs) > 0 {
-		return nil, p.sorted()
+		return nil, p.errs.Sorted()
 	}
 	if !filepath.IsAbs(sw.Scenario) {
 		sw.Scenario = filepath.Join(filepath.Dir(path), sw.Scenario)
@@ -206,11 +174,6 @@ func (sw *Sweep) Spec() string {
 	}
 	fmt.Fprintf(h, "seed %d\n", sw.Seed)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func (p *parser) sorted() Errors {
-	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
-	return p.errs
 }
 
 func findValue(m *yaml.Node, key string) *yaml.Node {

@@ -49,9 +49,9 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// sorted orders file problems by line, then --set problems in flag order;
+// Sorted orders file problems by line, then --set problems in flag order;
 // the sort is stable so problems on one line keep their discovery order.
-func (es Errors) sorted() Errors {
+func (es Errors) Sorted() Errors {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if (a.Set != "") != (b.Set != "") {
@@ -101,5 +101,5 @@ func (r *reporter) err() error {
 	if len(r.errs) == 0 {
 		return nil
 	}
-	return r.errs.sorted()
+	return r.errs.Sorted()
 }

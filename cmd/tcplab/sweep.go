@@ -78,11 +78,7 @@ func sweepShard() (i, n int, err error) {
 func runSweep(cmd *cobra.Command, args []string) error {
 	sw, err := experiment.Load(args[0], sweepFlags.sets)
 	if err != nil {
-		var es experiment.Errors
-		if errors.As(err, &es) && len(es) > 1 {
-			err = fmt.Errorf("%d problems:\n%w", len(es), err)
-		}
-		return badInput(err)
+		return badInput(scenarioError(err))
 	}
 	shard, shards, err := sweepShard()
 	if err != nil {
