@@ -33,7 +33,7 @@ type LinkTracer interface {
 type LinkStats struct {
 	TxPackets, TxBytes int64 // transmissions started
 	RxPackets, RxBytes int64 // arrivals at the far end (not lost)
-	Drops              [numDropCauses]int64
+	Drops              [NumDropCauses]int64
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter

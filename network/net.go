@@ -30,7 +30,7 @@ type Net struct {
 	dropFns   []DropFunc
 	flowDrop  []DropFunc // by flow index; nil entries are skipped
 	// Drops counts drops by cause over the whole network.
-	Drops [numDropCauses]int64
+	Drops [NumDropCauses]int64
 }
 
 // New makes an empty network whose random streams derive from seed.

@@ -51,7 +51,7 @@ const (
 	ChannelError            // the error model of a link corrupted it
 	RetxLoss                // injected loss of a retransmission
 	NoRoute                 // no path to the destination
-	numDropCauses
+	NumDropCauses           // how many causes there are (NotDropped included): the size of per-cause arrays
 )
 
 var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_error", "retx_loss", "no_route"}

@@ -30,7 +30,7 @@ type Flow struct {
 	// arrives later and counts in DeliveredBytes, not in the goodput).
 	stoppedDelivered, stoppedSent int64
 	stoppedAt                     bool
-	dropCause                     [8]int64
+	dropCause                     [network.NumDropCauses]int64
 	startTm                       sim.Timer
 	stopTm                        sim.Timer
 }
@@ -116,6 +116,11 @@ func (f *Flow) noteDrop(p *network.Packet, cause network.DropCause, _ *network.L
 func (f *Flow) Result(now sim.Time) metrics.Flow {
 	s := f.Snd
 	end := min(now, f.stop)
+	if f.done > 0 {
+		// A finite transfer is active until its last byte is acknowledged:
+		// its goodput is size / completion time, not size / run length.
+		end = min(end, f.done)
+	}
 	active := (end - f.start).Seconds()
 	r := metrics.Flow{
 		ID: f.Name, Variant: f.Cfg.VariantImpl(), Transport: "tcp",
