@@ -3,6 +3,8 @@ package compare
 import (
 	"os"
 	"testing"
+
+	"github.com/tcplab/tcplab/scenario"
 )
 
 func TestRecordedAnchorsParse(t *testing.T) {
@@ -67,4 +69,19 @@ func TestGoodputWithinTenPercentOfReferences(t *testing.T) {
 			t.Errorf("%s: tcplab %.1f vs reference %.1f kbit/s (%+.1f%%)", r.Point.Label(), r.Ours.Mean, r.Anchor.Mean, 100*d)
 		}
 	}
+}
+
+// mustRun loads a scenario with --set overrides and runs it, failing the
+// test on any error.
+func mustRun(t *testing.T, file string, sets ...string) *scenario.Result {
+	t.Helper()
+	sc, err := scenario.Load(file, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sc.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

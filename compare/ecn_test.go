@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/tcplab/tcplab/scenario"
 )
 
 // ECN end to end on a RED bottleneck (examples/red-ecn.yaml) beside ns-2.35
@@ -59,14 +57,7 @@ func TestECNOnREDAsNS2(t *testing.T) {
 		var ours agg
 		var aqm, reductions int64
 		for s := 1; s <= 10; s++ {
-			sc, err := scenario.Load("../examples/red-ecn.yaml", []string{fmt.Sprintf("seed=%d", s), fmt.Sprintf("flows.f{i}.transport.ecn=%v", ecn)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := sc.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustRun(t, "../examples/red-ecn.yaml", fmt.Sprintf("seed=%d", s), fmt.Sprintf("flows.f{i}.transport.ecn=%v", ecn))
 			for _, f := range res.Flows {
 				ours.kbps += float64(f.DeliveredBytes) * 8 / 60 / 1e3 / 10
 				ours.rexmits += float64(f.RetransmittedPackets) / 10

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/tcplab/tcplab/scenario"
 )
 
 // Variants beside ns-3.37's own (TcpHybla, TcpVegas) on two scenarios:
@@ -133,14 +131,7 @@ func (v ns3Variant) check(t *testing.T) {
 			for _, l := range links {
 				sets = append(sets, fmt.Sprintf("links.%s.loss.rate=%g", l, k.p))
 			}
-			sc, err := scenario.Load(file, sets)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := sc.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustRun(t, file, sets...)
 			got = append(got, float64(res.Flows[0].DeliveredBytes)*8/200/1e3)
 		}
 		stat, name := mean, "mean"

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tcplab/tcplab/scenario"
 	"github.com/tcplab/tcplab/sim"
 )
 
@@ -121,14 +120,7 @@ func (c vegasCase) goodput(t *testing.T) (float64, int64) {
 		file, T = "../examples/dumbbell-10flows.yaml", 100
 		sets = []string{fmt.Sprintf("seed=%d", c.seed), "flows.f{i}.transport.variant=vegas", fmt.Sprintf("links.bottleneck.loss.rate=%g", c.p)}
 	}
-	sc, err := scenario.Load(file, sets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := sc.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, file, sets...)
 	var kbps float64
 	var rtos int64
 	for _, f := range res.Flows {

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"maps"
 	"math"
 
 	"github.com/tcplab/tcplab/sim"
@@ -36,19 +37,32 @@ type Cubic struct {
 
 func init() {
 	Register("cubic", "newreno", func(params map[string]float64) (Variant, error) {
-		p, err := variantParams("cubic", params, map[string]float64{"c": 0.4, "beta": 0.7, "fast_convergence": 1, "tcp_friendliness": 1})
+		p, err := cubicParams("cubic", params, map[string]float64{"tcp_friendliness": 1})
 		if err != nil {
 			return nil, err
-		}
-		if p["c"] <= 0 {
-			return nil, ParamError("c", "must be positive, got %v", p["c"])
-		}
-		if p["beta"] <= 0 || p["beta"] >= 1 {
-			return nil, ParamError("beta", "must be in (0, 1), got %v", p["beta"])
 		}
 		return &Cubic{Reno: Reno{name: "cubic"}, c: p["c"], beta: p["beta"],
 			fastConv: p["fast_convergence"] != 0, friendly: p["tcp_friendliness"] != 0}, nil
 	})
+}
+
+// cubicParams merges params over CUBIC's defaults (C 0.4, beta 0.7 and
+// fast convergence on, RFC 9438 §4.6, 4.5, 4.7) plus extra, and checks C
+// and beta.
+func cubicParams(name string, params, extra map[string]float64) (map[string]float64, error) {
+	defaults := map[string]float64{"c": 0.4, "beta": 0.7, "fast_convergence": 1}
+	maps.Copy(defaults, extra)
+	p, err := variantParams(name, params, defaults)
+	if err != nil {
+		return nil, err
+	}
+	if p["c"] <= 0 {
+		return nil, ParamError("c", "must be positive, got %v", p["c"])
+	}
+	if p["beta"] <= 0 || p["beta"] >= 1 {
+		return nil, ParamError("beta", "must be in (0, 1), got %v", p["beta"])
+	}
+	return p, nil
 }
 
 // wCubic is eq. 1: the cubic window t seconds into the epoch.

@@ -45,16 +45,9 @@ type CubicNS3 struct {
 
 func init() {
 	Register("cubic-ns3", "newreno", func(params map[string]float64) (Variant, error) {
-		p, err := variantParams("cubic-ns3", params, map[string]float64{"c": 0.4, "beta": 0.7,
-			"fast_convergence": 1, "hystart": 1, "cnt_clamp": 20})
+		p, err := cubicParams("cubic-ns3", params, map[string]float64{"hystart": 1, "cnt_clamp": 20})
 		if err != nil {
 			return nil, err
-		}
-		if p["c"] <= 0 {
-			return nil, ParamError("c", "must be positive, got %v", p["c"])
-		}
-		if p["beta"] <= 0 || p["beta"] >= 1 {
-			return nil, ParamError("beta", "must be in (0, 1), got %v", p["beta"])
 		}
 		return &CubicNS3{Reno: Reno{name: "cubic-ns3"}, c: p["c"], beta: p["beta"], fastConv: p["fast_convergence"] != 0,
 			hystart: p["hystart"] != 0, cntClamp: max(int64(p["cnt_clamp"]), 1), epoch: -1, delayMin: -1, currRTT: -1}, nil
