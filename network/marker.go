@@ -1,6 +1,10 @@
 package network
 
-import "github.com/tcplab/tcplab/sim"
+import (
+	"math/rand/v2"
+
+	"github.com/tcplab/tcplab/sim"
+)
 
 // DefaultMarkerWq is RED's usual averaging weight (Floyd & Jacobson 1993).
 const DefaultMarkerWq = 0.002
@@ -17,6 +21,19 @@ type Marker struct {
 	Fraction float64 // marking threshold as a fraction of Limit
 	// Marked counts packets accepted with CW set.
 	Marked int64
+
+	// RetxDrop is the probability that a fast retransmission arriving
+	// while the marker marks (the average queue is past the threshold:
+	// the router is congested) is dropped (cause AQMDrop, a congestion
+	// loss in the ground truth). It stands for T-DLRP §5.4's
+	// "retransmission loss due to network congestion", imposed in the
+	// paper without saying how: here it can only happen where congestion
+	// is, so a congestion-caused retransmission loss comes with the CW
+	// marks a loss-differentiating sender reads. Rand draws it.
+	RetxDrop float64
+	Rand     *rand.Rand
+	// RetxDropped counts the fast retransmissions dropped so.
+	RetxDropped int64
 
 	averagedFIFO
 }
@@ -50,6 +67,10 @@ func (m *Marker) Enqueue(p *Packet, now sim.Time) DropCause {
 		return QueueOverflow
 	}
 	if m.est.avg >= m.Fraction*float64(m.Limit) {
+		if p.FastRetx && m.RetxDrop > 0 && m.Rand.Float64() < m.RetxDrop {
+			m.RetxDropped++
+			return AQMDrop
+		}
 		p.CW = true
 		m.Marked++
 	}

@@ -2,6 +2,7 @@ package network
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -116,5 +117,52 @@ func TestMarkerMarksExactlyWhileAverageIsAboveFraction(t *testing.T) {
 			}
 			t.Logf("marking began at rise arrival %d, ended after fall arrival %d", firstMark, lastMark)
 		})
+	}
+}
+
+// A fast retransmission is dropped (as congestion) only while the marker
+// marks, with probability RetxDrop; other packets and uncongested
+// retransmissions pass.
+func TestMarkerDropsFastRetransmissionsOnlyWhileCongested(t *testing.T) {
+	cases := []struct {
+		name      string
+		queued    int     // packets already queued (w_q = 1: the average)
+		fastRetx  bool    // the arrival is a fast retransmission
+		retxDrop  float64 // the marker's RetxDrop
+		wantCause DropCause
+	}{
+		{"congested fast retransmission", 9, true, 1, AQMDrop},
+		{"uncongested fast retransmission", 8, true, 1, NotDropped},
+		{"congested new segment", 9, false, 1, NotDropped},
+		{"congested, RetxDrop 0", 9, true, 0, NotDropped},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := NewMarker(10, 0.9, 1)
+			m.RetxDrop, m.Rand = c.retxDrop, rand.New(rand.NewPCG(1, 2))
+			for range c.queued {
+				m.Enqueue(&Packet{Size: 1000}, 0)
+			}
+			p := &Packet{Size: 1000, Retx: c.fastRetx, FastRetx: c.fastRetx}
+			if got := m.Enqueue(p, 0); got != c.wantCause {
+				t.Fatalf("cause %v, want %v", got, c.wantCause)
+			}
+			if !c.wantCause.Congestive() && c.wantCause != NotDropped {
+				t.Fatalf("%v is not a congestion loss", c.wantCause)
+			}
+		})
+	}
+	// The drop probability is RetxDrop: 10^5 congested fast
+	// retransmissions at 0.3 lose 30000 ± 3σ.
+	m := NewMarker(10, 0, 1)
+	m.RetxDrop, m.Rand = 0.3, rand.New(rand.NewPCG(3, 4))
+	const n = 100000
+	for range n {
+		m.Enqueue(&Packet{Size: 1000, Retx: true, FastRetx: true}, 0)
+		m.Dequeue(0)
+	}
+	sigma := math.Sqrt(n * 0.3 * 0.7)
+	if d := math.Abs(float64(m.RetxDropped) - n*0.3); d > 3*sigma {
+		t.Errorf("dropped %d of %d, want %.0f ± %.0f", m.RetxDropped, n, n*0.3, 3*sigma)
 	}
 }

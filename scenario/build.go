@@ -148,6 +148,9 @@ func newQueue(net *network.Net, q *QueueSpec, d *network.Link) network.Queue {
 		// Decay the average over idle time as RED does, with a
 		// 1000-byte packet as the typical one (ns-2's mean_pktsize_).
 		m.SetIdleDecay(sim.TxTime(1000, d.Bandwidth))
+		if q.RetxDrop > 0 {
+			m.RetxDrop, m.Rand = float64(q.RetxDrop), net.Stream("queue/"+d.Name)
+		}
 		return m
 	}
 	return &network.DropTail{LimitPackets: q.Limit, LimitBytes: int(q.LimitBytes)}

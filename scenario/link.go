@@ -48,6 +48,10 @@ type QueueSpec struct {
 	// Marker (TCP NewJersey, T-DLRP): set CW while the average queue is
 	// at least Fraction·Limit.
 	Fraction Fraction `yaml:"fraction"`
+	// RetxDrop (marker): drop a fast retransmission that arrives while
+	// the marker marks with this probability, a congestion loss
+	// (network.Marker.RetxDrop).
+	RetxDrop Fraction `yaml:"retx_drop"`
 	origin
 }
 
@@ -55,7 +59,7 @@ type QueueSpec struct {
 var queueParams = map[string][]string{
 	"droptail": {"type", "limit", "limit_bytes"},
 	"red":      {"type", "limit", "limit_bytes", "min_th", "max_th", "max_p", "wq", "gentle", "byte_mode", "mean_packet_size", "ecn"},
-	"marker":   {"type", "limit", "fraction", "wq"},
+	"marker":   {"type", "limit", "fraction", "wq", "retx_drop"},
 }
 
 // LossSpec is one error model on a link. Which keys apply depends on Model
@@ -253,6 +257,9 @@ func (q *QueueSpec) check(r *reporter, l *LinkSpec) {
 	}
 	if q.Type == "marker" && !q.has("fraction") {
 		r.at(q.line, q.field("fraction"), "missing: a marker needs its threshold (e.g. 0.3 for NewJersey)")
+	}
+	if q.RetxDrop < 0 || q.RetxDrop > 1 {
+		r.at(q.lineOf("retx_drop"), q.field("retx_drop"), "retx_drop %g outside [0, 1]", float64(q.RetxDrop))
 	}
 	if q.has("wq") && (q.Wq <= 0 || q.Wq > 1) {
 		r.at(q.lineOf("wq"), q.field("wq"), "wq %g outside (0, 1]", q.Wq)
