@@ -129,8 +129,8 @@ func entryCount(r *reporter, e *yaml.Node, path string) (n, countAt int) {
 		}
 		v := e.Content[i+1]
 		n, err := strconv.Atoi(v.Value)
-		if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > maxCount {
-			r.at(v.Line, path+".count", "count must be an integer from 1 to %d, got %q", maxCount, v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || n < 0 || n > maxCount {
+			r.at(v.Line, path+".count", "count must be an integer from 0 to %d, got %q", maxCount, v.Value)
 			e.Content = append(e.Content[:i:i], e.Content[i+2:]...)
 			return 0, -1
 		}

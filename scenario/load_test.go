@@ -167,8 +167,8 @@ flows:
     app: {type: cbr, rate: 1Mbps, packet_size: 1000B}
 `, []string{`x.yaml:8: flows[f].transport: cbr runs over UDP; write "transport: udp" or leave transport out`}},
 		{"bad count", `duration: 1s
-nodes: [{name: "n{i}", count: 0}]
-`, []string{`x.yaml:2: nodes[n{i}].count: count must be an integer from 1 to 10000, got "0"`}},
+nodes: [{name: "n{i}", count: -1}]
+`, []string{`x.yaml:2: nodes[n{i}].count: count must be an integer from 0 to 10000, got "-1"`}},
 		{"start_step without count", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
@@ -254,5 +254,28 @@ flows:
 	}
 	if s.Links[1].Name != "l2" || s.Links[1].From != "S2" {
 		t.Errorf("copy 2 is %+v", s.Links[1])
+	}
+}
+
+// count: 0 removes an entry, so that a sweep can switch it on with --set.
+func TestCountZeroRemovesTheEntry(t *testing.T) {
+	src := `duration: 1s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - {name: "f{i}", count: 1, src: A, dst: B}
+  - {name: "x{i}", count: 0, src: A, dst: B, app: {type: cbr, rate: 1Mbps, packet_size: 500B}}
+`
+	for _, c := range []struct {
+		sets []string
+		want int
+	}{{nil, 1}, {[]string{"flows.x{i}.count=2"}, 3}} {
+		s, err := Parse("x.yaml", []byte(src), c.sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Flows) != c.want {
+			t.Errorf("sets %v: %d flows, want %d", c.sets, len(s.Flows), c.want)
+		}
 	}
 }

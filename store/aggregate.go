@@ -58,12 +58,14 @@ func (s *Store) Aggregate(metric, flow string) ([]Summary, error) {
 	out := make([]Summary, 0, len(order))
 	for _, k := range order {
 		g := groups[k]
-		out = append(out, summarize(g.sum, g.vals))
+		out = append(out, Summarize(g.sum, g.vals))
 	}
 	return out, nil
 }
 
-func summarize(s Summary, v []float64) Summary {
+// Summarize fills s's N, Mean, SD and CI95 from the values v (one per
+// replication).
+func Summarize(s Summary, v []float64) Summary {
 	s.N = len(v)
 	s.Mean = stat.Mean(v, nil)
 	if s.N < 2 {
