@@ -1,0 +1,147 @@
+package repro
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/tcplab/tcplab/store"
+)
+
+// Every T-DLRP entry runs in its reduced form and states its claims, each
+// with a verdict and a measurement.
+func TestTDLRPEntriesStateEveryClaimShort(t *testing.T) {
+	es, err := Select("tdlrp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) < 9 {
+		t.Fatalf("%d tdlrp entries, want at least 9", len(es))
+	}
+	for _, e := range es {
+		t.Run(e.Name, func(t *testing.T) {
+			out, _, err := Run(context.Background(), e, Options{Dir: t.TempDir(), Short: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Claims) == 0 {
+				t.Fatal("no claims")
+			}
+			for _, c := range out.Claims {
+				if c.Verdict != Confirmed && c.Verdict != Refuted && c.Verdict != Depends || c.Measured == "" || c.Reason == "" {
+					t.Errorf("incomplete claim %+v", c)
+				}
+			}
+			for _, f := range out.Files {
+				if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+					t.Errorf("%s: %v", f, err)
+				}
+			}
+		})
+	}
+}
+
+// The "highest at every point" verdict of Fig. 11a is what the CSV the
+// entry writes says, recomputed here from the per-point means.
+func TestFig11aVerdictFollowsItsCSV(t *testing.T) {
+	e, err := Get("tdlrp-fig11a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, _, err := Run(context.Background(), e, Options{Dir: dir, Short: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "tdlrp-fig11a.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := map[string]float64{} // loss -> best non-T-DLRP mean
+	tdlrp := map[string]float64{}
+	for _, r := range rows[1:] {
+		loss, variant := r[0], r[1]
+		mean, err := strconv.ParseFloat(r[3], 64)
+		if err != nil {
+			t.Fatalf("row %v: %v", r, err)
+		}
+		if variant == "tdlrp" {
+			tdlrp[loss] = mean
+		} else {
+			best[loss] = max(best[loss], mean)
+		}
+	}
+	highest := len(tdlrp) == 5
+	for loss, m := range tdlrp {
+		highest = highest && m > best[loss]
+	}
+	if got := out.Claims[0].Verdict == Confirmed; got != highest {
+		t.Fatalf("verdict %s, but the CSV says highest everywhere = %v (%v vs %v)", out.Claims[0].Verdict, highest, tdlrp, best)
+	}
+}
+
+func TestPerRunStatistics(t *testing.T) {
+	run := func(ms ...store.Metric) *store.Run { return &store.Run{Metrics: ms} }
+	g := func(flow string, v float64) store.Metric { return store.Metric{Flow: flow, Name: "goodput_bps", Value: v} }
+	acc := func(flow, name string, v float64) store.Metric { return store.Metric{Flow: flow, Name: "accuracy." + name, Value: v} }
+	cases := []struct {
+		name string
+		fn   func(*store.Run) (float64, bool)
+		run  *store.Run
+		want float64
+		ok   bool
+	}{
+		{"jain of equal shares is 1", jain, run(g("f1", 5), g("f2", 5), g("f3", 5)), 1, true},
+		{"jain of one of n is 1/n", jain, run(g("f1", 9), g("f2", 0), g("f3", 0)), 1.0 / 3, true},
+		{"jain ignores the CBR flow", jain, run(g("f1", 4), g("f2", 4), g("cbr1", 100)), 1, true},
+		{"mean goodput per connection", meanGoodput, run(g("f1", 3), g("f2", 5), g("cbr1", 100)), 4, true},
+		{"no connection, no value", meanGoodput, run(g("cbr1", 1)), 0, false},
+		// f1 got 1 of 2 right, f2 3 of 4: 4 of 6 pooled, not the mean 62.5%.
+		{"accuracy pooled over connections", func(r *store.Run) (float64, bool) { return pooledAccuracy(r, "wireless") },
+			run(acc("f1", "a_rlwl", 50), acc("f1", "n_lost_fr_wireless", 2), acc("f2", "a_rlwl", 75), acc("f2", "n_lost_fr_wireless", 4)), 400.0 / 6, true},
+		{"accuracy undefined without a lost retransmission", func(r *store.Run) (float64, bool) { return pooledAccuracy(r, "congestion") },
+			run(acc("f1", "n_lost_fr_congestion", 0)), 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := c.fn(c.run)
+			if ok != c.ok || ok && math.Abs(got-c.want) > 1e-9 {
+				t.Fatalf("got %v, %v; want %v, %v", got, ok, c.want, c.ok)
+			}
+		})
+	}
+}
+
+func TestMergeSettingsSaysDependsWhenSettingsDisagree(t *testing.T) {
+	claim := func(v Verdict, m string) []Claim { return []Claim{{Text: "x", Verdict: v, Measured: m, Reason: string(v)}} }
+	cases := []struct {
+		name string
+		per  map[string][]Claim
+		want Verdict
+	}{
+		{"both confirm", map[string][]Claim{"w32": claim(Confirmed, "a"), "w128-wq1": claim(Confirmed, "b")}, Confirmed},
+		{"both refute", map[string][]Claim{"w32": claim(Refuted, "a"), "w128-wq1": claim(Refuted, "b")}, Refuted},
+		{"they disagree", map[string][]Claim{"w32": claim(Refuted, "a"), "w128-wq1": claim(Confirmed, "b")}, Depends},
+		{"one setting only", map[string][]Claim{"w128-wq1": claim(Refuted, "b")}, Refuted},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := mergeSettings(c.per)
+			if len(got) != 1 || got[0].Verdict != c.want {
+				t.Fatalf("got %+v, want one claim %s", got, c.want)
+			}
+			if c.want == Depends && got[0].Measured != "w32: a; w128-wq1: b" {
+				t.Errorf("measured %q", got[0].Measured)
+			}
+		})
+	}
+}
