@@ -91,8 +91,12 @@ func TestFig11aVerdictFollowsItsCSV(t *testing.T) {
 
 func TestPerRunStatistics(t *testing.T) {
 	run := func(ms ...store.Metric) *store.Run { return &store.Run{Metrics: ms} }
-	g := func(flow string, v float64) store.Metric { return store.Metric{Flow: flow, Name: "goodput_bps", Value: v} }
-	acc := func(flow, name string, v float64) store.Metric { return store.Metric{Flow: flow, Name: "accuracy." + name, Value: v} }
+	g := func(flow string, v float64) store.Metric {
+		return store.Metric{Flow: flow, Name: "goodput_bps", Value: v}
+	}
+	acc := func(flow, name string, v float64) store.Metric {
+		return store.Metric{Flow: flow, Name: "accuracy." + name, Value: v}
+	}
 	cases := []struct {
 		name string
 		fn   func(*store.Run) (float64, bool)
@@ -122,7 +126,9 @@ func TestPerRunStatistics(t *testing.T) {
 }
 
 func TestMergeSettingsSaysDependsWhenSettingsDisagree(t *testing.T) {
-	claim := func(v Verdict, m string) []Claim { return []Claim{{Text: "x", Verdict: v, Measured: m, Reason: string(v)}} }
+	claim := func(v Verdict, m string) []Claim {
+		return []Claim{{Text: "x", Verdict: v, Measured: m, Reason: string(v)}}
+	}
 	cases := []struct {
 		name string
 		per  map[string][]Claim
