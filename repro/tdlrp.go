@@ -633,16 +633,16 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 		}
 		perSetting[set] = cs
 	}
-	out.Claims = mergeSettings(perSetting)
+	out.Claims = mergeSettings(perSetting, tdlrpSettings)
 	return out, nil
 }
 
-// mergeSettings turns each claim, checked under every setting, into one:
-// the same verdict everywhere stands; different verdicts make it Depends,
-// with each setting's measurement and reason.
-func mergeSettings(per map[string][]Claim) []Claim {
+// mergeSettings turns each claim, checked under every setting (in the
+// order given), into one: the same verdict everywhere stands; different
+// verdicts make it Depends, with each setting's measurement and reason.
+func mergeSettings(per map[string][]Claim, order []string) []Claim {
 	var sets []string
-	for _, s := range tdlrpSettings {
+	for _, s := range order {
 		if len(per[s]) > 0 {
 			sets = append(sets, s)
 		}
@@ -731,7 +731,7 @@ func fig9Report(c *Context) (*Outcome, error) {
 			per[set][1].Reason = "below the window cap new segments follow the retransmission; their duplicate ACKs reveal its loss and IFR resends it before the timer"
 		}
 	}
-	out.Claims = mergeSettings(per)
+	out.Claims = mergeSettings(per, tdlrpSettings)
 	// The cwnd timelines of the first replication under the paper's
 	// window, as Figs. 9b and 10b.
 	for _, v := range []string{"newreno", "tdlrp"} {

@@ -12,15 +12,22 @@ import (
 	"github.com/tcplab/tcplab/store"
 )
 
-// Every T-DLRP entry runs in its reduced form and states its claims, each
-// with a verdict and a measurement.
-func TestTDLRPEntriesStateEveryClaimShort(t *testing.T) {
-	es, err := Select("tdlrp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(es) < 9 {
-		t.Fatalf("%d tdlrp entries, want at least 9", len(es))
+// Every entry of the papers runs in its reduced form and states its
+// claims, each with a verdict, a measurement and a reason.
+func TestPaperEntriesStateEveryClaimShort(t *testing.T) {
+	var es []*Entry
+	for _, c := range []struct {
+		paper string
+		least int
+	}{{"tdlrp", 9}, {"abouzeid", 6}} {
+		got, err := Select(c.paper)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < c.least {
+			t.Fatalf("%d %s entries, want at least %d", len(got), c.paper, c.least)
+		}
+		es = append(es, got...)
 	}
 	for _, e := range es {
 		t.Run(e.Name, func(t *testing.T) {
@@ -141,7 +148,7 @@ func TestMergeSettingsSaysDependsWhenSettingsDisagree(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := mergeSettings(c.per)
+			got := mergeSettings(c.per, []string{"w32", "w128-wq1"})
 			if len(got) != 1 || got[0].Verdict != c.want {
 				t.Fatalf("got %+v, want one claim %s", got, c.want)
 			}
