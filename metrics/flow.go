@@ -38,6 +38,11 @@ type Flow struct {
 	SpuriousTimeoutsDetected int64 `json:"spurious_timeouts_detected"`
 	// ECNReductions counts window reductions for ECN echoes (RFC 3168).
 	ECNReductions int64 `json:"ecn_reductions,omitempty"`
+	// RTOMinCostSeconds is the time the sender's timeouts waited beyond
+	// the RTO estimate because of the minimum RTO (AdMINRTO paper §2's
+	// cost function), summed over the run; absent for policies that
+	// cannot tell (ns2) and when it is zero.
+	RTOMinCostSeconds float64 `json:"rto_min_cost_seconds,omitempty"`
 	// Dropped counts this flow's lost packets by cause.
 	Dropped map[string]int64 `json:"dropped"`
 	// CompletionSeconds is when a fixed-size transfer finished (0 if not).

@@ -136,6 +136,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		SpuriousTimeouts:                s.stats.spuriousTimeouts,
 		SpuriousTimeoutsDetected:        s.spur.detected,
 		ECNReductions:                   s.stats.ecnReductions,
+		RTOMinCostSeconds:               s.stats.minCost.Seconds(),
 		Dropped:                         map[string]int64{},
 	}
 	if f.Cfg.Recovery.SACK && f.Cfg.VariantImpl() != "sack" {

@@ -28,6 +28,24 @@ type RTOPolicy interface {
 	SRTT() sim.Time
 }
 
+// SegmentRTO is implemented by policies whose minimum depends on the ACK
+// the timer waits for (AdMINRTO, rto_adminrto.go). The engine calls
+// RTOFor instead of RTO whenever it arms the timer, saying whether that
+// ACK may be held back by the receiver's delayed-ACK timer: fewer than two
+// full segments are outstanding, so no second segment will make the
+// receiver acknowledge at once (RFC 1122 §4.2.3.2, RFC 5681 §4.2).
+type SegmentRTO interface {
+	RTOFor(backoff int, mayBeDelayed bool) sim.Time
+}
+
+// Unclamped is implemented by policies that can tell the timeout they
+// would give without their minimum; the difference, at each expiry, is
+// what the minimum cost the sender (rto_min_cost_seconds: the cost
+// function of Psaras & Tsaoussidis's AdMINRTO paper, §2).
+type Unclamped interface {
+	UnclampedRTO(backoff int) sim.Time
+}
+
 var rtoPolicies = map[string]func(c RTOConfig, stream func(name string) *rand.Rand) RTOPolicy{
 	"rfc6298": func(c RTOConfig, _ func(string) *rand.Rand) RTOPolicy { return &rfc6298{cfg: c} },
 	"ns2":     newNS2RTO,
@@ -73,6 +91,11 @@ func (e *rfc6298) base() sim.Time {
 		v = g
 	}
 	return sim.FromSeconds(e.srtt + v)
+}
+
+// UnclampedRTO is the backed-off timeout without the minimum.
+func (e *rfc6298) UnclampedRTO(backoff int) sim.Time {
+	return min(e.base()*sim.Time(backoff), e.cfg.Max)
 }
 
 // RTO clamps the backed-off timeout (RFC 6298 §2.4-2.5).

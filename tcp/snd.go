@@ -24,6 +24,9 @@ type Sender struct {
 	sendCC SendObserver // cc, if it watches the segments sent
 	rec    lossRecovery
 	est    RTOPolicy
+	// The policy's optional parts, found once.
+	segRTO    SegmentRTO
+	unclamped Unclamped
 
 	mss       int64
 	dataStart int64 // sequence number of the first data byte
@@ -47,7 +50,9 @@ type Sender struct {
 
 	sb      scoreboard
 	backoff int
-	timer   sim.Timer
+	// armedFor is the timeout the running timer was armed with.
+	armedFor sim.Time
+	timer    sim.Timer
 
 	// The single timed segment of rtt_sampling: timed.
 	rttActive bool
@@ -80,6 +85,7 @@ type senderStats struct {
 	timeouts, toAfterLostFR int64
 	spuriousTimeouts        int64
 	ecnReductions           int64
+	minCost                 sim.Time // rto_min_cost_seconds
 }
 
 func newSender(f *Flow, cc Variant, recovery string) *Sender {
@@ -95,6 +101,8 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 	s.est = rtoPolicies[c.Timer.RTO.Policy](c.Timer.RTO, func(name string) *rand.Rand {
 		return f.net.Stream("tcp/" + f.Name + "/" + name)
 	})
+	s.segRTO, _ = s.est.(SegmentRTO)
+	s.unclamped, _ = s.est.(Unclamped)
 	s.timer.Init(f.net.Sched, s.onRTO)
 	s.backoff = 1
 	s.recover = -1 // below the first sequence number (RFC 6582: recover = ISS)
@@ -264,7 +272,11 @@ func (s *Sender) armIfIdle() {
 }
 
 func (s *Sender) restartTimer() {
-	s.timer.Arm(s.net.Now() + s.est.RTO(s.backoff))
+	s.armedFor = s.est.RTO(s.backoff)
+	if s.segRTO != nil {
+		s.armedFor = s.segRTO.RTOFor(s.backoff, s.High-s.Una < 2*s.mss)
+	}
+	s.timer.Arm(s.net.Now() + s.armedFor)
 }
 
 // sendWindow is how many bytes beyond SND.UNA may be outstanding.
@@ -598,6 +610,10 @@ func (s *Sender) onRTO() {
 		return
 	}
 	s.stats.timeouts++
+	if s.unclamped != nil {
+		// What the minimum made this timeout wait beyond the estimate.
+		s.stats.minCost += max(s.armedFor-s.unclamped.UnclampedRTO(s.backoff), 0)
+	}
 	if s.probe != nil {
 		s.sample('t', 0, 0, 0, false)
 	}
