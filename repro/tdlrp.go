@@ -370,6 +370,11 @@ func seriesChart(sums []store.Summary, xParam, series string, xScale, yScale flo
 // outcome.
 func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string) (*Outcome, error) {
 	base := filepath.Join(c.Dir, c.Entry.Name)
+	// A title that would not fit the chart keeps its part before the
+	// colon; the caption and the entry's title say the rest.
+	if i := strings.Index(ch.Title, ":"); len(ch.Title) > 70 && i > 0 {
+		ch.Title = ch.Title[:i]
+	}
 	out := &Outcome{}
 	for _, ext := range []string{".png", ".svg"} {
 		if err := plot.Line(ch, base+ext); err != nil {

@@ -19,7 +19,7 @@ func TestPaperEntriesStateEveryClaimShort(t *testing.T) {
 	for _, c := range []struct {
 		paper string
 		least int
-	}{{"tdlrp", 9}, {"abouzeid", 6}} {
+	}{{"tdlrp", 9}, {"abouzeid", 6}, {"adminrto", 3}} {
 		got, err := Select(c.paper)
 		if err != nil {
 			t.Fatal(err)
