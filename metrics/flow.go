@@ -43,6 +43,11 @@ type Flow struct {
 	// cost function), summed over the run; absent for policies that
 	// cannot tell (ns2) and when it is zero.
 	RTOMinCostSeconds float64 `json:"rto_min_cost_seconds,omitempty"`
+	// Pages and PageSecondsMean: a web application's completed pages and
+	// their mean response time (first object requested to last byte
+	// acknowledged).
+	Pages           int64   `json:"pages,omitempty"`
+	PageSecondsMean float64 `json:"page_seconds_mean,omitempty"`
 	// Dropped counts this flow's lost packets by cause.
 	Dropped map[string]int64 `json:"dropped"`
 	// CompletionSeconds is when a fixed-size transfer finished (0 if not).

@@ -218,7 +218,38 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 	}
 	t.Start(start)
 	t.StopAt(f.Stop)
+	if f.App.Type == "web" {
+		w := traffic.NewWeb(net, t, traffic.WebConfig{Objects: f.App.Objects, ObjectSize: float64(f.App.ObjectSize),
+			Shape: f.App.Shape, Think: f.App.Think}, net.Stream("web/"+f.Name))
+		return webFlow{t, w}, nil
+	}
 	return t, nil
+}
+
+// tcpOf is the TCP connection behind a source, or nil (CBR).
+func tcpOf(src source) *tcp.Flow {
+	switch f := src.(type) {
+	case *tcp.Flow:
+		return f
+	case webFlow:
+		return f.Flow
+	}
+	return nil
+}
+
+// webFlow is a TCP flow driven by a browsing session; its result adds the
+// pages.
+type webFlow struct {
+	*tcp.Flow
+	web *traffic.Web
+}
+
+func (w webFlow) Result(now sim.Time) metrics.Flow {
+	r := w.Flow.Result(now)
+	var mean sim.Time
+	r.Pages, mean = w.web.Pages()
+	r.PageSecondsMean = mean.Seconds()
+	return r
 }
 
 // TCPFlows lists the run's TCP connections in file order, for callers that
@@ -226,7 +257,7 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 func (r *Run) TCPFlows() []*tcp.Flow {
 	var fs []*tcp.Flow
 	for _, src := range r.flows {
-		if f, ok := src.(*tcp.Flow); ok {
+		if f := tcpOf(src); f != nil {
 			fs = append(fs, f)
 		}
 	}
@@ -346,8 +377,8 @@ func newSeriesTrace(path string, flows []source) (*seriesTrace, error) {
 	}
 	t := &seriesTrace{f: f, w: metrics.NewSeriesWriter(f)}
 	for _, src := range flows {
-		fl, ok := src.(*tcp.Flow)
-		if !ok {
+		fl := tcpOf(src)
+		if fl == nil {
 			continue
 		}
 		row := &metrics.Row{Flow: fl.Name} // one reused row per flow

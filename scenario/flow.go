@@ -99,6 +99,13 @@ type AppSpec struct {
 	Size       Bytes     `yaml:"size"`        // transfer: application bytes to send
 	Rate       Bandwidth `yaml:"rate"`        // cbr: sending rate on the wire, headers included
 	PacketSize Bytes     `yaml:"packet_size"` // cbr: bytes per packet on the wire, UDP/IP headers included (ns-2's packetSize_)
+	// web: pages of objects objects (default 4), object sizes Pareto of
+	// mean object_size (default 10KB) and shape (default 1.2), think
+	// time exponential of mean think (default 2s).
+	Objects    int      `yaml:"objects"`
+	ObjectSize Bytes    `yaml:"object_size"`
+	Shape      float64  `yaml:"shape"`
+	Think      sim.Time `yaml:"think"`
 	origin
 }
 
@@ -106,6 +113,7 @@ var appParams = map[string][]string{
 	"bulk":     {},
 	"transfer": {"size"},
 	"cbr":      {"rate", "packet_size"},
+	"web":      {"objects", "object_size", "shape", "think"},
 }
 
 func (a *AppSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
@@ -131,10 +139,15 @@ func (f *FlowSpec) checkApp(r *reporter) {
 	}
 	params, ok := appParams[a.Type]
 	if !ok {
-		r.at(a.lineOf("type"), a.field("type"), "unknown application %q (have bulk, cbr, transfer)", a.Type)
+		r.at(a.lineOf("type"), a.field("type"), "unknown application %q (have bulk, cbr, transfer, web)", a.Type)
 		return
 	}
-	checkParams(r, &a.origin, "application", a.Type, params, params, []string{"type"})
+	required := params
+	if a.Type == "web" {
+		required = nil // every web parameter has a default
+		a.checkWeb(r)
+	}
+	checkParams(r, &a.origin, "application", a.Type, params, required, []string{"type"})
 	if a.Type == "transfer" && a.has("size") && a.Size == 0 {
 		r.at(a.lineOf("size"), a.field("size"), "transfer size must be positive")
 	}
@@ -193,5 +206,33 @@ func checkTCP(r *reporter, t *Transport) {
 			line = l
 		}
 		r.at(line, t.field(fe.Field), "%s", fe.Msg)
+	}
+}
+
+// checkWeb fills a web application's defaults and checks its values.
+func (a *AppSpec) checkWeb(r *reporter) {
+	if !a.has("objects") {
+		a.Objects = 4
+	}
+	if !a.has("object_size") {
+		a.ObjectSize = 10 * 1024
+	}
+	if !a.has("shape") {
+		a.Shape = 1.2
+	}
+	if !a.has("think") {
+		a.Think = 2 * sim.Second
+	}
+	if a.Objects < 1 || a.Objects > 1000 {
+		r.at(a.lineOf("objects"), a.field("objects"), "objects per page must be 1 to 1000, got %d", a.Objects)
+	}
+	if a.ObjectSize < 1 {
+		r.at(a.lineOf("object_size"), a.field("object_size"), "object size must be positive")
+	}
+	if !(a.Shape > 1) || a.Shape > 100 {
+		r.at(a.lineOf("shape"), a.field("shape"), "Pareto shape must be in (1, 100] (a finite mean), got %g", a.Shape)
+	}
+	if a.Think < 0 {
+		r.at(a.lineOf("think"), a.field("think"), "think time must not be negative")
 	}
 }

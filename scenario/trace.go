@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/tcplab/tcplab/network"
-	"github.com/tcplab/tcplab/tcp"
 	"github.com/tcplab/tcplab/trace"
 )
 
@@ -133,7 +132,7 @@ func attachPacketTraces(s *Scenario, net *network.Net, flows []source) (*packetT
 		if n := net.Node(s.Flows[i].Src); n != nil {
 			f.Src = n.ID
 		}
-		if t, ok := src.(*tcp.Flow); ok {
+		if t := tcpOf(src); t != nil {
 			f.MSS = t.Cfg.Segments.MSS
 		}
 		info = append(info, f)

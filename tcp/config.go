@@ -53,6 +53,11 @@ type GrowthConfig struct {
 	// start uses also makes one congestion-avoidance increment when it
 	// takes cwnd to ssthresh (ns-3's TcpNewReno::IncreaseWindow).
 	SlowStartCarry bool `yaml:"slow_start_carry"`
+	// IdleRestart: after sending nothing for longer than the RTO, start
+	// again from min(IW, cwnd) (RFC 5681 §4.1; Linux's
+	// tcp_slow_start_after_idle). Matters only for applications that pause
+	// (web pages with think times).
+	IdleRestart bool `yaml:"idle_restart"`
 }
 
 // RecoveryConfig chooses the loss recovery and its details.
@@ -206,7 +211,7 @@ var profiles = map[string]Config{
 	"linux": {
 		Profile: "linux", Variant: "cubic",
 		Segments: SegmentConfig{MSS: 1448, HeaderBytes: 40, OptionBytes: true, InitialWindow: 10},
-		Growth:   GrowthConfig{SsthreshBasis: FlightBasis, ByteCounting: true},
+		Growth:   GrowthConfig{SsthreshBasis: FlightBasis, ByteCounting: true, IdleRestart: true},
 		Recovery: RecoveryConfig{SACK: true, DupThresh: 3, LimitedTransmit: true, Exit: ExitToSsthresh,
 			PartialAckRestart: RestartEvery},
 		Acks: AckConfig{DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond},

@@ -33,6 +33,7 @@ type Flow struct {
 	dropCause                     [network.NumDropCauses]int64
 	startTm                       sim.Timer
 	stopTm                        sim.Timer
+	drained                       func(now sim.Time) // OnDrained
 }
 
 // NewFlow builds a connection from src to dst and binds its two endpoints.
@@ -72,6 +73,28 @@ func (f *Flow) SetLimit(n int64) {
 	f.Snd.limitBytes = n
 }
 
+// Offer gives the sender n more application bytes (an object requested on
+// a persistent connection), to send as soon as the window allows.
+func (f *Flow) Offer(n int64) {
+	f.Snd.limitBytes += n
+	if !f.started {
+		return // onStart sets the limit
+	}
+	f.Snd.limit = f.Snd.dataStart + f.Snd.limitBytes
+	if f.Snd.open {
+		f.Snd.Now = f.net.Now()
+		f.Snd.trySend()
+	}
+}
+
+// OnDrained makes the flow an application-driven one: fn is called each
+// time everything offered so far has been acknowledged (instead of the
+// flow completing), and may Offer more.
+func (f *Flow) OnDrained(fn func(now sim.Time)) { f.drained = fn }
+
+// StartTime is when the connection opens (Start's argument).
+func (f *Flow) StartTime() sim.Time { return f.start }
+
 // Start schedules the connection to open at time at.
 func (f *Flow) Start(at sim.Time) {
 	f.start = at
@@ -99,6 +122,10 @@ func (f *Flow) onStop() {
 }
 
 func (f *Flow) complete(now sim.Time) {
+	if f.drained != nil {
+		f.drained(now)
+		return
+	}
 	if f.done == 0 {
 		f.done = now
 	}

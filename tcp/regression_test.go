@@ -67,3 +67,79 @@ func TestStoppedFlowCountsItsActiveTimeOnly(t *testing.T) {
 		t.Fatalf("delivered %d bytes by the end, no more than by the stop", r.DeliveredBytes)
 	}
 }
+
+// The tail of a transfer lost (nothing SACKed above it): the timeout's
+// first ACK under F-RTO has no new data to probe with, so RFC 5682 §2.1
+// sends the sender on with conventional RTO recovery. It used to wait in
+// step 3 for an ACK that never came and repair one segment per timeout.
+func TestFRTOWithNoNewDataFallsBackToGoBackN(t *testing.T) {
+	cfg, err := Profile("linux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	drop := &dropSeqs{want: map[[2]int64]bool{}, seen: map[int64]int64{}}
+	mss := int64(cfg.Segments.MSS)
+	for k := int64(n - 4); k < n; k++ {
+		drop.want[[2]int64{1 + k*mss, 1}] = true // the last four, first transmission
+	}
+	net := network.New(1)
+	a, b := net.AddNode("A"), net.AddNode("B")
+	q := func() network.Queue { return &network.DropTail{LimitPackets: 100} }
+	ab, _ := net.Connect("ab", a, b, network.LinkConfig{Bandwidth: 10e6, Delay: 10 * sim.Millisecond}, q)
+	ab.Errors = drop
+	net.ComputeRoutes()
+	f, err := NewFlow(net, 0, "f", cfg, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetLimit(n * mss)
+	f.Start(0)
+	net.Run(10 * sim.Second)
+	r := f.Result(net.Now())
+	if r.DeliveredBytes != n*mss || r.CompletionSeconds > 1.5 || r.Timeouts > 1 {
+		t.Fatalf("delivered %d of %d bytes, completion %.3fs, %d timeouts: want all, within 1.5s, one timeout",
+			r.DeliveredBytes, n*mss, r.CompletionSeconds, r.Timeouts)
+	}
+}
+
+// RFC 5681 §4.1: a connection idle for longer than the RTO restarts from
+// min(IW, cwnd) when the application offers data again; without the
+// option it keeps its window.
+func TestIdleRestartResetsCwnd(t *testing.T) {
+	for _, restart := range []bool{true, false} {
+		cfg, err := Profile("linux")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Growth.IdleRestart = restart
+		net := network.New(1)
+		a, b := net.AddNode("A"), net.AddNode("B")
+		q := func() network.Queue { return &network.DropTail{LimitPackets: 1000} }
+		net.Connect("ab", a, b, network.LinkConfig{Bandwidth: 100e6, Delay: 10 * sim.Millisecond}, q)
+		net.ComputeRoutes()
+		f, err := NewFlow(net, 0, "f", cfg, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mss := int64(cfg.Segments.MSS)
+		drains := 0
+		f.OnDrained(func(sim.Time) { drains++ })
+		f.Offer(200 * mss)
+		f.Start(0)
+		net.Run(2 * sim.Second)
+		grown := f.Cwnd()
+		f.Offer(200 * mss) // after 2 s idle, far more than the RTO
+		iw := cfg.Segments.InitialWindow * float64(mss)
+		if drains != 1 || grown <= iw {
+			t.Fatalf("restart %v: %d drains, cwnd %v before the pause: want one drain and a grown window", restart, drains, grown)
+		}
+		if got := f.Cwnd(); restart && got != iw || !restart && got != grown {
+			t.Errorf("restart %v: cwnd %v after the pause (before %v, IW %v)", restart, got, grown, iw)
+		}
+		net.Run(4 * sim.Second)
+		if drains != 2 || f.Result(net.Now()).DeliveredBytes != 400*mss {
+			t.Errorf("restart %v: %d drains, %d bytes delivered", restart, drains, f.Result(net.Now()).DeliveredBytes)
+		}
+	}
+}

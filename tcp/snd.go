@@ -52,6 +52,7 @@ type Sender struct {
 	backoff int
 	// armedFor is the timeout the running timer was armed with.
 	armedFor sim.Time
+	lastSend sim.Time // when a data segment last left (idle restart)
 	timer    sim.Timer
 
 	// The single timed segment of rtt_sampling: timed.
@@ -217,6 +218,7 @@ func (s *Sender) segEnd(seq int64) int64 { return min(seq+s.mss, s.limit) }
 // sendSeg transmits the segment starting at seq.
 func (s *Sender) sendSeg(seq int64, fast bool) {
 	now := s.net.Now()
+	s.lastSend = now
 	end := s.segEnd(seq)
 	p := s.packet()
 	p.Flags = network.FlagACK
@@ -294,7 +296,20 @@ func (s *Sender) sendWindow() int64 {
 // trySend sends what the window allows.
 func (s *Sender) trySend() {
 	if s.open {
+		s.restartAfterIdle()
 		s.rec.send()
+	}
+}
+
+// restartAfterIdle is RFC 5681 §4.1: a sender that has sent nothing for
+// longer than the RTO, with nothing outstanding, restarts from the
+// restart window min(IW, cwnd) instead of bursting a stale cwnd.
+func (s *Sender) restartAfterIdle() {
+	if !s.cfg.Growth.IdleRestart || s.Una != s.High || s.lastSend == 0 || s.High >= s.limit {
+		return
+	}
+	if s.net.Now()-s.lastSend > s.est.RTO(1) {
+		s.Cwnd = min(s.Cwnd, s.cfg.Segments.InitialWindow*s.State.MSS)
 	}
 }
 

@@ -60,9 +60,13 @@ func (s *Sender) spuriousOnAck(ack int64, hasTS bool, tsecr int64) {
 	case sp.frto == 2:
 		if ack > s.Una && ack < s.recover {
 			// Step 2b: two new segments probe whether the rest arrived.
-			sp.frto = 3
-			s.probeNew(2)
-			return
+			// With no new data to send (the end of a transfer) or the
+			// window shut, RFC 5682 §2.1 says to skip step 3 and go on
+			// with conventional RTO recovery: no ACK would ever decide.
+			if s.probeNew(2, ack) > 0 {
+				sp.frto = 3
+				return
+			}
 		}
 		sp.frto = 0
 		s.goBackN() // step 2a: conventional recovery
@@ -79,16 +83,18 @@ func (s *Sender) spuriousOnAck(ack int64, hasTS bool, tsecr int64) {
 }
 
 // probeNew sends up to n new segments whatever cwnd says, within the
-// receiver's window (RFC 5682 §2 step 2b).
-func (s *Sender) probeNew(n int) {
-	for ; n > 0 && s.High < s.limit && !s.stopped; n-- {
-		if s.Window > 0 && s.segEnd(s.High)-s.Una > int64(s.Window) {
-			return
+// receiver's window (RFC 5682 §2 step 2b), and says how many it sent.
+// una is the ACK being handled: the window has already slid to it.
+func (s *Sender) probeNew(n int, una int64) (sent int) {
+	for ; sent < n && s.High < s.limit && !s.stopped; sent++ {
+		if s.Window > 0 && s.segEnd(s.High)-una > int64(s.Window) {
+			return sent
 		}
 		seq := s.High
 		s.Nxt = s.segEnd(seq)
 		s.sendSeg(seq, false)
 	}
+	return sent
 }
 
 // goBackN resumes the conventional recovery held back by F-RTO.
