@@ -73,6 +73,11 @@ var ErrStoreInUse = errors.New("store already holds runs")
 // stores each run as it finishes. Cancelling ctx stops handing out runs;
 // runs in progress finish and are stored, so nothing done is lost.
 func Run(ctx context.Context, sw *Sweep, st *store.Store, o Options) (*Report, error) {
+	release, err := st.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if err := prepareStore(sw, st, o.Resume); err != nil {
 		return nil, err
 	}

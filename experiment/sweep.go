@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -47,6 +46,10 @@ type Value struct {
 	Sets  []string
 }
 
+// MaxRuns bounds a sweep's grid times replications (10^7 runs: days of
+// computing, and a store of gigabytes).
+const MaxRuns = 1e7
+
 // A sweep file's problems are scenario.Errors: one error type, with
 // file, line and field, for every YAML file tcplab reads.
 type parser struct {
@@ -66,7 +69,7 @@ func (p *parser) at(n *yaml.Node, field, format string, args ...any) {
 // relative to it. extraSets are --set overrides applied to every run,
 // after the file's own.
 func Load(path string, extraSets []string) (*Sweep, error) {
-	data, err := os.ReadFile(path)
+	data, err := scenario.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +127,16 @@ func Parse(path string, data []byte, extraSets []string) (*Sweep, error) {
 			p.at(findValue(root, "metrics"), "metrics", "unknown metric %q (known: %s, dropped.CAUSE, run.events, run.drops.CAUSE)", m, strings.Join(FlowMetricNames(), ", "))
 		}
 	}
+	// Count the runs before anything is expanded: the product of the axes'
+	// sizes and the replications, checked in floating point so that it
+	// cannot wrap.
+	runs := float64(sw.Replications)
+	for _, ax := range sw.Axes {
+		runs *= float64(len(ax.Values))
+	}
+	if runs > MaxRuns {
+		p.at(findValue(root, "grid"), "grid", "%.3g runs (the axes' sizes times %d replications): more than the %d a sweep may hold; split it", runs, sw.Replications, int64(MaxRuns))
+	}
 	if len(p.errs) > 0 {
 		return nil, p.errs.Sorted()
 	}
@@ -141,7 +154,7 @@ func Parse(path string, data []byte, extraSets []string) (*Sweep, error) {
 // overrides and every grid value apply to it, so a typo in a path fails
 // now rather than in run 731.
 func (sw *Sweep) readScenario() error {
-	data, err := os.ReadFile(sw.Scenario)
+	data, err := scenario.ReadFile(sw.Scenario)
 	if err != nil {
 		return fmt.Errorf("%s: scenario: %w", sw.File, err)
 	}

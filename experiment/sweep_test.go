@@ -3,6 +3,7 @@ package experiment
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -189,5 +190,23 @@ func TestParseNumber(t *testing.T) {
 		if (got != nil) != c.ok || got != nil && *got != c.want {
 			t.Errorf("ParseNumber(%q) = %v, want %v (ok %v)", c.in, got, c.want, c.ok)
 		}
+	}
+}
+
+// A grid is counted before it is expanded: 10^9 runs are refused at once,
+// without allocating them.
+func TestHugeGridIsRefusedBeforeExpansion(t *testing.T) {
+	var vals []string
+	for i := 1; i <= 1000; i++ {
+		vals = append(vals, strconv.Itoa(i))
+	}
+	list := "[" + strings.Join(vals, ", ") + "]"
+	src := "scenario: ../examples/dumbbell-lossy.yaml\ngrid:\n" +
+		"  - {path: links.access.cost, values: " + list + "}\n" +
+		"  - {path: links.bottleneck.cost, values: " + list + "}\n" +
+		"  - {path: links.lossy.cost, values: " + list + "}\n"
+	_, err := Parse("big.yaml", []byte(src), nil)
+	if err == nil || !strings.Contains(err.Error(), "1e+09 runs") || !strings.Contains(err.Error(), "big.yaml:3: grid:") {
+		t.Fatalf("error %v, want the run count at the grid's line", err)
 	}
 }

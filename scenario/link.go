@@ -190,6 +190,10 @@ func checkDirection(r *reporter, o *origin, dir *string) {
 	}
 }
 
+// maxCost bounds a link's routing cost (2^32: a path of 2^31 links still
+// sums within int64).
+const maxCost = 1 << 32
+
 func (l *LinkSpec) check(r *reporter) {
 	if !l.has("bandwidth") {
 		r.at(l.line, l.field("bandwidth"), "missing (e.g. \"bandwidth: 10Mbps\")")
@@ -197,8 +201,10 @@ func (l *LinkSpec) check(r *reporter) {
 	if !l.has("delay") {
 		r.at(l.line, l.field("delay"), "missing (e.g. \"delay: 10ms\")")
 	}
-	if l.Cost < 0 {
-		r.at(l.lineOf("cost"), l.field("cost"), "negative cost %d", l.Cost)
+	if l.Cost < 0 || l.Cost > maxCost {
+		// Path costs are sums of link costs: bounded so that no sum of
+		// a path's links can overflow.
+		r.at(l.lineOf("cost"), l.field("cost"), "cost %d outside [0, %d]", l.Cost, int64(maxCost))
 	}
 	l.Queue.check(r, l)
 	for i := range l.Loss {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"regexp"
@@ -15,11 +16,32 @@ import (
 // scenario file. A scenario problem is returned as Errors, listing every
 // problem found; anything else (an unreadable file) as a plain error.
 func Load(path string, sets []string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, data, sets)
+}
+
+// MaxFileBytes caps scenario and sweep files: a hand-written file is a
+// few kilobytes, and reading /dev/zero or a log by mistake must stop.
+const MaxFileBytes = 16 << 20
+
+// ReadFile reads a scenario or sweep file of at most MaxFileBytes.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a scenario file", path, MaxFileBytes>>20)
+	}
+	return data, nil
 }
 
 // Parse is Load on the contents of a file; file names it in messages.

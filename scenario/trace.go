@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -40,22 +41,27 @@ type NS2Spec struct {
 
 // checkPackets checks the pcap and ns-2 sections against the link names.
 func (t *TraceSpec) checkPackets(r *reporter, links map[string]bool) {
-	files := map[string]string{}
+	// Every output file differs from the others and from the scenario
+	// file itself, which a trace would otherwise overwrite.
+	files := map[string]string{filepath.Clean(r.file): "the scenario file"}
 	file := func(o *origin, path, name string) {
 		if name == "" {
 			r.at(o.lineOf("file"), joinPath(path, "file"), "missing: the output file")
 			return
 		}
-		if prev, dup := files[name]; dup {
-			r.at(o.lineOf("file"), joinPath(path, "file"), "%s is also written by %s", name, prev)
+		if prev, dup := files[filepath.Clean(name)]; dup {
+			r.at(o.lineOf("file"), joinPath(path, "file"), "%s is also %s", name, written(prev))
 		}
-		files[name] = path
+		files[filepath.Clean(name)] = path
 	}
-	if t.Drops != "" {
-		files[t.Drops] = "trace.drops"
-	}
-	if t.TCP != "" {
-		files[t.TCP] = "trace.tcp"
+	for _, f := range []struct{ name, path string }{{t.Drops, "trace.drops"}, {t.TCP, "trace.tcp"}} {
+		if f.name == "" {
+			continue
+		}
+		if prev, dup := files[filepath.Clean(f.name)]; dup {
+			r.at(0, f.path, "%s is also %s", f.name, written(prev))
+		}
+		files[filepath.Clean(f.name)] = f.path
 	}
 	for i := range t.Pcap {
 		p := &t.Pcap[i]
@@ -91,6 +97,14 @@ func (t *TraceSpec) checkPackets(r *reporter, links map[string]bool) {
 		}
 		file(&n.origin, path, n.File)
 	}
+}
+
+// written names what else uses an output path.
+func written(by string) string {
+	if by == "the scenario file" {
+		return by
+	}
+	return "written by " + by
 }
 
 func linkList(links map[string]bool) string {

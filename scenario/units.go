@@ -77,6 +77,9 @@ func parseBandwidth(s string) (Bandwidth, error) {
 		return 0, fmt.Errorf("negative %s %q", what, s)
 	case v == 0:
 		return 0, fmt.Errorf("zero %s %q", what, s)
+	case v < 1:
+		// Below 1 bit/s a packet's transmission time overflows the clock.
+		return 0, fmt.Errorf("%s %q is below 1 bit/s", what, s)
 	case v > 1e15:
 		return 0, fmt.Errorf("%s %q is beyond 1 Pbit/s", what, s)
 	}

@@ -11,7 +11,10 @@ type Scheduler struct {
 	seq    uint64
 	heap   []entry
 	events uint64 // timer callbacks run
-	stop   Time
+	// check, if set, is asked every 2^16 events whether to go on.
+	check       func() bool
+	interrupted bool
+	stop        Time
 }
 
 type entry struct {
@@ -27,6 +30,13 @@ func NewScheduler() *Scheduler {
 
 // Now is the current simulated time.
 func (s *Scheduler) Now() Time { return s.now }
+
+// SetCheck makes Run ask fn, every 65536 events, whether to go on; a
+// false answer stops the run where it is (Interrupted reports it).
+func (s *Scheduler) SetCheck(fn func() bool) { s.check = fn }
+
+// Interrupted reports whether a check stopped the last Run.
+func (s *Scheduler) Interrupted() bool { return s.interrupted }
 
 // Events is the number of events run so far.
 func (s *Scheduler) Events() uint64 { return s.events }
@@ -50,6 +60,11 @@ func (s *Scheduler) At(t Time, fn func()) *Timer {
 // be read "at the end of the run".
 func (s *Scheduler) Run() {
 	for s.runOne() {
+		// Every 2^16 events, ask whether to go on (a budget, progress).
+		if s.check != nil && s.events&(1<<16-1) == 0 && !s.check() {
+			s.interrupted = true
+			return
+		}
 	}
 	if s.stop != Never && s.now < s.stop {
 		s.now = s.stop

@@ -17,6 +17,13 @@ type inputError struct{ err error }
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
+// budgetExceeded marks a run stopped by --max-events or --max-wall: exit
+// status 3.
+type budgetExceeded struct{ err error }
+
+func (e budgetExceeded) Error() string { return e.err.Error() }
+func (e budgetExceeded) Unwrap() error { return e.err }
+
 // badInput wraps err so that the command exits with status 2.
 func badInput(err error) error {
 	if err == nil {
@@ -36,6 +43,10 @@ func execute(args []string) int {
 	var in inputError
 	if errors.As(err, &in) || isCobraUsage(err) {
 		return 2
+	}
+	var over budgetExceeded
+	if errors.As(err, &over) {
+		return 3
 	}
 	return 1
 }

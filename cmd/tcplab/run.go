@@ -10,12 +10,14 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/scenario"
+	"github.com/tcplab/tcplab/sim"
 )
 
 var runFlags struct {
@@ -23,7 +25,14 @@ var runFlags struct {
 	sets       []string
 	format     string
 	cpuprofile string
+	maxEvents  uint64
+	maxWall    time.Duration
+	progress   bool
 }
+
+// longRun is the estimated event count past which run warns before
+// starting (a few minutes at this machine's 5-10 M events/s).
+const longRun = 2e9
 
 var runCmd = &cobra.Command{
 	Use:   "run FILE",
@@ -39,7 +48,12 @@ List elements are named by their name (or id) or index.
 Formats: table (aligned, kbit/s), json (the stable result contract, indented),
 csv (a header and one row per flow, bit/s).
 
-Exit status: 0 on success, 2 for a bad scenario or flag, 1 for an internal failure.`,
+Before a run that may be long (more than 2·10^9 events at full link load),
+a warning gives the estimate. --max-events and --max-wall stop a run
+cleanly at a budget; --progress prints the simulated time reached.
+
+Exit status: 0 on success, 1 for an internal failure, 2 for a bad scenario
+or flag, 3 when a budget stopped the run (the partial result is printed).`,
 	Example: `  tcplab run examples/dumbbell-lossy.yaml
   tcplab run examples/dumbbell-lossy.yaml --seed 3 --set links.lossy.loss.rate=5% --format json`,
 	Args: cobra.ExactArgs(1),
@@ -67,7 +81,27 @@ Exit status: 0 on success, 2 for a bad scenario or flag, 1 for an internal failu
 			}
 			defer pprof.StopCPUProfile()
 		}
-		res, err := runScenario(s)
+		if e := s.EstimatedEvents(); e > longRun {
+			fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: warning: up to %.2g events at full load (minutes to hours); --max-wall or --max-events bound it\n", e)
+		}
+		b := scenario.Budget{MaxEvents: runFlags.maxEvents, MaxWall: runFlags.maxWall}
+		if runFlags.progress {
+			last := time.Now()
+			b.Progress = func(now sim.Time, events uint64) {
+				if time.Since(last) >= time.Second {
+					last = time.Now()
+					fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: %v of %v simulated, %d events\n", now, s.Duration, events)
+				}
+			}
+		}
+		res, err := runScenario(s, b)
+		var over *scenario.BudgetError
+		if errors.As(err, &over) && res != nil {
+			if werr := write(cmd.OutOrStdout(), res); werr != nil {
+				return werr
+			}
+			return budgetExceeded{over}
+		}
 		if err != nil {
 			return err
 		}
@@ -81,6 +115,9 @@ func init() {
 	f.StringArrayVar(&runFlags.sets, "set", nil, "override a scenario field: PATH=VALUE (repeatable)")
 	f.StringVar(&runFlags.format, "format", "table", "output format: table, json or csv")
 	f.StringVar(&runFlags.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	f.Uint64Var(&runFlags.maxEvents, "max-events", 0, "stop the run after this many events (exit 3; 0: no limit)")
+	f.DurationVar(&runFlags.maxWall, "max-wall", 0, "stop the run after this much wall-clock time, e.g. 30s (exit 3; 0: no limit)")
+	f.BoolVar(&runFlags.progress, "progress", false, "print the simulated time reached, every second, to stderr")
 	rootCmd.AddCommand(runCmd)
 }
 
@@ -105,7 +142,7 @@ func scenarioError(err error) error {
 
 // runScenario builds and runs s. A panic below is a bug, not bad input:
 // it becomes an internal error (exit 1) rather than Go's exit status 2.
-func runScenario(s *scenario.Scenario) (res *scenario.Result, err error) {
+func runScenario(s *scenario.Scenario, b scenario.Budget) (res *scenario.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, fmt.Errorf("internal error: %v", p)
@@ -119,7 +156,7 @@ func runScenario(s *scenario.Scenario) (res *scenario.Result, err error) {
 		}
 		return nil, err
 	}
-	return run.Run()
+	return run.RunWithin(b)
 }
 
 var formats = map[string]func(io.Writer, *scenario.Result) error{

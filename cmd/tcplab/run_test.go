@@ -109,6 +109,14 @@ func TestExitStatus(t *testing.T) {
 		{"help", []string{"run", "--help"}, 0, "--set stringArray", ""},
 		{"validate help", []string{"validate", "--help"}, 0, "tcplab validate FILE [flags]", ""},
 		{"unwritable trace", []string{"run", "../../examples/cbr-bottleneck.yaml", "--set", "trace.drops=" + dir + "/no/such/dir.csv"}, 2, "", "trace.drops: open"},
+		// Robustness: the inputs that once hung, overflowed or read forever.
+		{"an endless file", []string{"run", "/dev/zero"}, 2, "", "larger than 16 MiB"},
+		{"a trace over the scenario", []string{"run", "../../examples/cbr-bottleneck.yaml", "--set", "trace.tcp=../../examples/cbr-bottleneck.yaml"}, 2, "", "is also the scenario file"},
+		{"a bandwidth below 1 bit/s", []string{"run", "../../examples/cbr-bottleneck.yaml", "--set", "links.bottleneck.bandwidth=1e-300bps"}, 2, "", "below 1 bit/s"},
+		{"a cost that would overflow a path", []string{"run", "../../examples/cbr-bottleneck.yaml", "--set", "links.bottleneck.cost=9223372036854775000"}, 2, "", "outside [0, 4294967296]"},
+		{"an events budget", []string{"run", "../../examples/dumbbell-lossy.yaml", "--max-events", "1000"}, 3, "ftp", "events budget (1000) was reached"},
+		{"a wall budget", []string{"run", "../../examples/c-big.yaml", "--max-wall", "1ns"}, 3, "f1", "wall time budget (1ns) was reached"},
+		{"a long run is announced", []string{"run", "../../examples/cbr-bottleneck.yaml", "--set", "duration=1000000s", "--max-events", "100000"}, 3, "", "warning: up to"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

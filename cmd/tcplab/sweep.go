@@ -144,6 +144,10 @@ func runSweep(cmd *cobra.Command, args []string) error {
 		if errors.Is(err, experiment.ErrStoreInUse) {
 			return badInput(fmt.Errorf("%s: %w", out, err))
 		}
+		var held *store.InUseError
+		if errors.As(err, &held) {
+			return badInput(err)
+		}
 		return err
 	}
 	w := cmd.OutOrStdout()
