@@ -154,7 +154,7 @@ func runChecked(name string, src []byte, b scenario.Budget) (out []byte, events 
 		f := f
 		mss := float64(f.Cfg.Segments.MSS)
 		lastUna := int64(-1)
-		f.SetProbe(func(p *tcp.Sample) {
+		f.SetAckProbe(func(p *tcp.Sample) {
 			if len(broken) > 3 {
 				return
 			}

@@ -14,7 +14,7 @@ import (
 type Budget struct {
 	MaxEvents uint64
 	MaxWall   time.Duration
-	// Progress, if set, is called about every 65536 events with the
+	// Progress, if set, is called about every 4096 events with the
 	// simulated time reached and the events run.
 	Progress func(now sim.Time, events uint64)
 }

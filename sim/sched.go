@@ -11,7 +11,7 @@ type Scheduler struct {
 	seq    uint64
 	heap   []entry
 	events uint64 // timer callbacks run
-	// check, if set, is asked every 2^16 events whether to go on.
+	// check, if set, is asked every 4096 events whether to go on.
 	check       func() bool
 	interrupted bool
 	stop        Time
@@ -31,7 +31,7 @@ func NewScheduler() *Scheduler {
 // Now is the current simulated time.
 func (s *Scheduler) Now() Time { return s.now }
 
-// SetCheck makes Run ask fn, every 65536 events, whether to go on; a
+// SetCheck makes Run ask fn, every 4096 events, whether to go on; a
 // false answer stops the run where it is (Interrupted reports it).
 func (s *Scheduler) SetCheck(fn func() bool) { s.check = fn }
 
@@ -60,8 +60,8 @@ func (s *Scheduler) At(t Time, fn func()) *Timer {
 // be read "at the end of the run".
 func (s *Scheduler) Run() {
 	for s.runOne() {
-		// Every 2^16 events, ask whether to go on (a budget, progress).
-		if s.check != nil && s.events&(1<<16-1) == 0 && !s.check() {
+		// Every 4096 events, ask whether to go on (a budget, progress).
+		if s.check != nil && s.events&(1<<12-1) == 0 && !s.check() {
 			s.interrupted = true
 			return
 		}

@@ -100,7 +100,7 @@ func (r *sackRecovery) ack(ev *AckEvent) bool {
 	}
 	restart := s.partialRestart()
 	if s.cfg.Recovery.SACKPartialRetransmit {
-		r.sendNextSeg()
+		r.sendNextSeg(&nextSegCursor{lost: r.lostBelow()})
 	}
 	return restart
 }
@@ -184,8 +184,12 @@ func (r *sackRecovery) sendByPipe() {
 	s := r.s
 	cwnd := int64(s.Cwnd) + s.infl
 	pipe := r.pipe()
+	// Sending changes no SACK flag: the IsLost boundary and how far the
+	// scans for rules 1 and 3 found nothing hold for the whole loop, so
+	// an ACK costs O(window) however many segments it releases.
+	c := nextSegCursor{lost: r.lostBelow()}
 	for cwnd-pipe >= s.mss {
-		n := r.sendNextSeg()
+		n := r.sendNextSeg(&c)
 		if n == 0 {
 			return
 		}
@@ -193,11 +197,20 @@ func (r *sackRecovery) sendByPipe() {
 	}
 }
 
+// nextSegCursor carries NextSeg's work from one call to the next within
+// one burst: the IsLost boundary, and where the rule 1 and rule 3 scans
+// may resume (every segment below was found not to qualify, and sending
+// only takes segments out of the running).
+type nextSegCursor struct {
+	lost         int64
+	from1, from3 int64
+}
+
 // sendNextSeg sends the segment NextSeg chooses and returns its size (0:
 // there was none).
-func (r *sackRecovery) sendNextSeg() int64 {
+func (r *sackRecovery) sendNextSeg(c *nextSegCursor) int64 {
 	s := r.s
-	k, ok := r.nextSeg()
+	k, ok := r.nextSeg(c)
 	if !ok {
 		return 0
 	}
@@ -218,18 +231,20 @@ func (r *sackRecovery) sendNextSeg() int64 {
 }
 
 // nextSeg returns the segment to (re)send, -1 for new data, or false.
-func (r *sackRecovery) nextSeg() (int64, bool) {
+func (r *sackRecovery) nextSeg(c *nextSegCursor) (int64, bool) {
 	s := r.s
 	first := s.seg(max(s.Una, r.highRxt))
 	top := s.seg(s.High - 1)
 	// Rule 1: the lowest unSACKed segment above HighRxt that IsLost.
-	lost := r.lostBelow()
-	for k := first; k <= top && s.sb.has(k); k++ {
+	k := max(first, c.from1)
+	for ; k <= top && s.sb.has(k); k++ {
 		info := s.sb.at(k)
-		if !info.sacked && !info.rxRecov && (r.afterRTO && s.dataStart+k*s.mss < s.recover || k < lost) {
+		if !info.sacked && !info.rxRecov && (r.afterRTO && s.dataStart+k*s.mss < s.recover || k < c.lost) {
+			c.from1 = k
 			return k, true
 		}
 	}
+	c.from1 = k
 	// Rule 2: new data, if the window cap and the application allow. While
 	// unsent data waits only for the window, send nothing (as ns-3's
 	// NextSeg): rule 3 would resend segments that are merely in flight.
@@ -240,11 +255,14 @@ func (r *sackRecovery) nextSeg() (int64, bool) {
 		return 0, false
 	}
 	// Rule 3: the lowest unSACKed segment above HighRxt.
-	for k := first; k <= top && s.sb.has(k); k++ {
+	k = max(first, c.from3)
+	for ; k <= top && s.sb.has(k); k++ {
 		info := s.sb.at(k)
 		if !info.sacked && !info.rxRecov {
+			c.from3 = k
 			return k, true
 		}
 	}
+	c.from3 = k
 	return 0, false
 }

@@ -66,8 +66,12 @@ type Sender struct {
 	// headers: its SYN and segments are packetSize_ bytes).
 	synSize, dataHeader int32
 
-	probe    func(*Sample) // time-series observer, nil when off
-	probeRow Sample
+	probe func(*Sample) // time-series observer, nil when off
+	// probeAcksOnly: the probe sees ACKs and timeouts, not each segment
+	// sent (SetAckProbe), so that observing a large window costs nothing
+	// per segment.
+	probeAcksOnly bool
+	probeRow      Sample
 
 	// Events reused for every call: passed to an interface method, a
 	// local would escape and allocate per packet.
@@ -259,7 +263,7 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 		s.High = end
 	}
 	s.armIfIdle()
-	if s.probe != nil {
+	if s.probe != nil && !s.probeAcksOnly {
 		s.sample('s', seq, 0, 0, retx)
 	}
 	s.f.Src.Send(p)
