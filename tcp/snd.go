@@ -715,10 +715,21 @@ func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
 	}
 }
 
-// floorCwnd keeps cwnd at one segment or more, whatever a variant set.
+// maxCwndSegments clamps cwnd (as Linux's snd_cwnd_clamp does): 2^20
+// segments, more than the bandwidth-delay product of a 100 Gb/s path of
+// 100 ms. A variant that never reduces its window (T-DLRP calls every
+// unmarked loss wireless) would otherwise grow it without bound and send
+// an unbounded burst on one ACK.
+const maxCwndSegments = 1 << 20
+
+// floorCwnd keeps cwnd at one segment or more, and within the clamp,
+// whatever a variant set.
 func (s *Sender) floorCwnd() {
 	if s.Cwnd < s.State.MSS {
 		s.Cwnd = s.State.MSS
+	}
+	if m := maxCwndSegments * s.State.MSS; s.Cwnd > m {
+		s.Cwnd = m
 	}
 }
 

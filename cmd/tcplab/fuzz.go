@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,12 +39,17 @@ A failing scenario is written to --dir as a YAML file that reproduces it
 		}
 		w := cmd.OutOrStdout()
 		t0 := time.Now()
-		last := t0
-		rep := fuzz.Run(fuzz.Config{Seed: fuzzFlags.seed, N: n, MaxWall: fuzzFlags.maxWall, Dir: fuzzFlags.dir}, func(done int, r *fuzz.Report) {
-			if time.Since(last) >= 5*time.Second {
-				last = time.Now()
-				fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: %d of %d scenarios, %d findings\n", done, n, len(r.Findings))
+		var done, findings atomic.Int64
+		tick := time.NewTicker(5 * time.Second)
+		defer tick.Stop()
+		go func() {
+			for range tick.C {
+				fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: %d of %d scenarios done (running %d), %d findings\n", done.Load(), n, done.Load(), findings.Load())
 			}
+		}()
+		rep := fuzz.Run(fuzz.Config{Seed: fuzzFlags.seed, N: n, MaxWall: fuzzFlags.maxWall, Dir: fuzzFlags.dir}, func(d int, r *fuzz.Report) {
+			done.Store(int64(d))
+			findings.Store(int64(len(r.Findings)))
 		})
 		fmt.Fprintf(w, "seed %d, scenarios 0-%d: %s in %.1f s\n", fuzzFlags.seed, n-1, rep, time.Since(t0).Seconds())
 		for _, v := range slices.Sorted(maps.Keys(rep.Variants)) {
