@@ -1,13 +1,15 @@
 package store
 
 import (
-	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/tcplab/tcplab/output"
 )
 
 // WriteCSV writes one row per (run, flow): the run's identity, its grid
@@ -28,14 +30,11 @@ func (s *Store) WriteCSV(w io.Writer) error {
 		}
 	}
 	metrics := slices.Sorted(maps.Keys(mset))
-	cw := csv.NewWriter(w)
 	header := append([]string{"run_key", "sweep", "point", "replication", "seed"}, params...)
 	header = append(header, "flow")
 	header = append(header, metrics...)
 	header = append(header, "version")
-	if err := cw.Write(header); err != nil {
-		return err
-	}
+	var rows [][]string
 	for _, r := range runs {
 		pv := map[string]string{}
 		for _, p := range r.Params {
@@ -64,14 +63,10 @@ func (s *Store) WriteCSV(w io.Writer) error {
 					row = append(row, "")
 				}
 			}
-			row = append(row, r.Version)
-			if err := cw.Write(row); err != nil {
-				return err
-			}
+			rows = append(rows, append(row, r.Version))
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return output.WriteCSV(w, header, rows)
 }
 
 type runJSON struct {
@@ -101,39 +96,56 @@ func (s *Store) WriteJSON(w io.Writer) error {
 		out[i] = runJSON{Key: r.Key, Sweep: r.Sweep, Point: r.Point, Replication: r.Replication, Seed: r.Seed,
 			Params: pv, Metrics: metricsJSON(r.Metrics), Version: r.Version, Result: r.Result}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return output.WriteJSON(w, out)
 }
 
-// WriteSummaryCSV writes Aggregate's rows: parameters, flow, metric, n,
-// mean, sd, ci95 (half-width; empty for a single run).
-func WriteSummaryCSV(w io.Writer, params []string, sums []Summary) error {
-	cw := csv.NewWriter(w)
-	header := append(append([]string{}, params...), "flow", "metric", "n", "mean", "sd", "ci95")
-	if err := cw.Write(header); err != nil {
-		return err
+// WriteSummary writes Aggregate's rows: parameters, flow, then n, mean,
+// sd and the 95% CI half-width. CSV names the metric in a column and
+// leaves an undefined CI empty; the table names it above and prints "-".
+func WriteSummary(w io.Writer, f output.Format, params []string, sums []Summary) error {
+	var header []string
+	rows := make([][]string, len(sums))
+	switch f {
+	case output.CSV:
+		header = append(append([]string{}, params...), "flow", "metric", "n", "mean", "sd", "ci95")
+		g := func(x float64) string {
+			if math.IsNaN(x) {
+				return ""
+			}
+			return strconv.FormatFloat(x, 'g', 6, 64)
+		}
+		for i, s := range sums {
+			rows[i] = append(paramRow(params, s.Params), s.Flow, s.Metric, strconv.Itoa(s.N), g(s.Mean), g(s.SD), g(s.CI95))
+		}
+		return output.WriteCSV(w, header, rows)
+	case output.Table:
+		header = append(append([]string{}, params...), "flow", "n", "mean", "sd", "95% CI")
+		for i, s := range sums {
+			ci := "-"
+			if !math.IsNaN(s.CI95) {
+				ci = "±" + fmt.Sprintf("%.4g", s.CI95)
+			}
+			rows[i] = append(paramRow(params, s.Params), s.Flow, strconv.Itoa(s.N), fmt.Sprintf("%.4g", s.Mean), fmt.Sprintf("%.4g", s.SD), ci)
+		}
+		if len(sums) > 0 {
+			if _, err := fmt.Fprintf(w, "metric: %s\n", sums[0].Metric); err != nil {
+				return err
+			}
+		}
+		return output.WriteTable(w, header, rows, nil)
 	}
-	f := func(x float64) string {
-		if math.IsNaN(x) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', 6, 64)
+	return fmt.Errorf("summary: unknown format %q", f)
+}
+
+// paramRow is a point's values in the order of params.
+func paramRow(params []string, ps []Param) []string {
+	pv := map[string]string{}
+	for _, p := range ps {
+		pv[p.Name] = p.Value
 	}
-	for _, s := range sums {
-		pv := map[string]string{}
-		for _, p := range s.Params {
-			pv[p.Name] = p.Value
-		}
-		row := make([]string, 0, len(header))
-		for _, p := range params {
-			row = append(row, pv[p])
-		}
-		row = append(row, s.Flow, s.Metric, strconv.Itoa(s.N), f(s.Mean), f(s.SD), f(s.CI95))
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+	row := make([]string, 0, len(params)+6)
+	for _, p := range params {
+		row = append(row, pv[p])
 	}
-	cw.Flush()
-	return cw.Error()
+	return row
 }

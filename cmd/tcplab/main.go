@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tcplab/tcplab/version"
 )
 
 var rootCmd = &cobra.Command{
@@ -12,6 +14,12 @@ var rootCmd = &cobra.Command{
 	Short:         "A laboratory for TCP over lossy, wireless and variable-delay networks",
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	Version:       version.Get().String(),
+}
+
+func init() {
+	rootCmd.SetVersionTemplate("tcplab {{.Version}}\n")
+	rootCmd.CompletionOptions.HiddenDefaultCmd = false
 }
 
 func main() {

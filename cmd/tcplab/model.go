@@ -1,19 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/tcplab/tcplab/model"
+	"github.com/tcplab/tcplab/output"
 	_ "github.com/tcplab/tcplab/predict" // registers the traffic-prediction models
 )
 
@@ -45,11 +41,16 @@ func init() {
 			w := cmd.OutOrStdout()
 			for _, m := range model.All() {
 				fmt.Fprintf(w, "%s\n    %s\n", m.Name, m.Doc)
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				for _, p := range m.Params {
-					fmt.Fprintf(tw, "    --%s\t%s\t%s\t%s\n", p.Name, strconv.FormatFloat(p.Default, 'g', -1, 64), p.Unit, p.Help)
+				rows := make([][]string, len(m.Params))
+				for i, p := range m.Params {
+					rows[i] = []string{"    --" + p.Name, strconv.FormatFloat(p.Default, 'g', -1, 64), string(p.Unit), p.Help}
 				}
-				tw.Flush()
+				if len(rows) == 0 {
+					continue
+				}
+				if err := output.WriteTable(w, rows[0], rows[1:], nil); err != nil {
+					return err
+				}
 			}
 			return nil
 		},
@@ -103,14 +104,15 @@ func runModel(cmd *cobra.Command, m *model.Model) error {
 			format = "csv"
 		}
 	}
-	if format != "table" && format != "json" && format != "csv" {
-		return badInput(fmt.Errorf("--format %q: want table, json or csv", format))
+	f, err := output.ParseFormat(format, output.Table, output.JSON, output.CSV)
+	if err != nil {
+		return badInput(err)
 	}
 	points, err := m.Grid(values)
 	if err != nil {
 		return modelInputError(err)
 	}
-	return writeModel(cmd.OutOrStdout(), format, m, points)
+	return output.WriteModel(cmd.OutOrStdout(), f, m, points)
 }
 
 // modelInputError names the flag of a parameter error; every failure of a
@@ -121,78 +123,4 @@ func modelInputError(err error) error {
 		return badInput(fmt.Errorf("--%s", ie.Error()))
 	}
 	return badInput(err)
-}
-
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
-
-func writeModel(w io.Writer, format string, m *model.Model, points []model.Point) error {
-	var params, outs []string
-	for _, p := range m.Params {
-		params = append(params, p.Name)
-	}
-	for _, o := range points[0].Outputs {
-		outs = append(outs, o.Name)
-	}
-	switch format {
-	case "json":
-		type kv = map[string]float64
-		var list []map[string]kv
-		for _, pt := range points {
-			o := kv{}
-			for _, x := range pt.Outputs {
-				o[x.Name] = jsonSafe(x.Value)
-			}
-			list = append(list, map[string]kv{"params": kv(pt.Inputs), "outputs": o})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if len(list) == 1 {
-			return enc.Encode(list[0])
-		}
-		return enc.Encode(list)
-	case "csv":
-		writeRows(w, ",", params, outs, points)
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if len(points) == 1 {
-		for _, p := range params {
-			fmt.Fprintf(tw, "%s\t%s\n", p, fmtNum(points[0].Inputs[p]))
-		}
-		fmt.Fprintln(tw, "--\t")
-		for _, x := range points[0].Outputs {
-			fmt.Fprintf(tw, "%s\t%s\n", x.Name, fmtNum(x.Value))
-		}
-		return tw.Flush()
-	}
-	writeRows(tw, "\t", params, outs, points)
-	return tw.Flush()
-}
-
-// jsonSafe maps ±Inf (Mathis at p = 0) to the largest float, which JSON
-// can carry.
-func jsonSafe(v float64) float64 {
-	switch {
-	case math.IsInf(v, 1):
-		return math.MaxFloat64
-	case math.IsInf(v, -1):
-		return -math.MaxFloat64
-	}
-	return v
-}
-
-// writeRows writes a header and one row per evaluated point, fields joined
-// by sep (CSV or the table's tabs).
-func writeRows(w io.Writer, sep string, params, outs []string, points []model.Point) {
-	fmt.Fprintln(w, strings.Join(append(append([]string{}, params...), outs...), sep))
-	for _, pt := range points {
-		var f []string
-		for _, p := range params {
-			f = append(f, fmtNum(pt.Inputs[p]))
-		}
-		for _, x := range pt.Outputs {
-			f = append(f, fmtNum(x.Value))
-		}
-		fmt.Fprintln(w, strings.Join(f, sep))
-	}
 }

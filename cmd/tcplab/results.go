@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tcplab/tcplab/output"
 	"github.com/tcplab/tcplab/store"
 )
 
@@ -60,19 +60,20 @@ columns. JSON: an array of runs, each with its parameters, metrics and full
 result.`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		format, err := output.ParseFormat(exportFlags.format, output.CSV, output.JSON)
+		if err != nil {
+			return badInput(err)
+		}
 		st, err := openStore(args[0])
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		return withOutput(cmd, exportFlags.out, func(w io.Writer) error {
-			switch exportFlags.format {
-			case "csv":
-				return st.WriteCSV(w)
-			case "json":
+			if format == output.JSON {
 				return st.WriteJSON(w)
 			}
-			return badInput(fmt.Errorf("unknown --format %q (want csv or json)", exportFlags.format))
+			return st.WriteCSV(w)
 		})
 	},
 }
@@ -91,6 +92,10 @@ interval of the mean (Student's t with n-1 degrees of freedom).`,
   tcplab results summary loss.db --metric timeouts --format csv -o timeouts.csv`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		format, err := output.ParseFormat(summaryFlags.format, output.Table, output.CSV)
+		if err != nil {
+			return badInput(err)
+		}
 		st, err := openStore(args[0])
 		if err != nil {
 			return err
@@ -109,13 +114,7 @@ interval of the mean (Student's t with n-1 degrees of freedom).`,
 			return err
 		}
 		return withOutput(cmd, summaryFlags.out, func(w io.Writer) error {
-			switch summaryFlags.format {
-			case "csv":
-				return store.WriteSummaryCSV(w, params, sums)
-			case "table":
-				return writeSummaryTable(w, params, sums)
-			}
-			return badInput(fmt.Errorf("unknown --format %q (want table or csv)", summaryFlags.format))
+			return store.WriteSummary(w, format, params, sums)
 		})
 	},
 }
@@ -155,32 +154,4 @@ func withOutput(cmd *cobra.Command, path string, write func(io.Writer) error) er
 		return err
 	}
 	return f.Close()
-}
-
-func writeSummaryTable(w io.Writer, params []string, sums []store.Summary) error {
-	header := append(append([]string{}, params...), "flow", "n", "mean", "sd", "95% CI")
-	rows := [][]string{header}
-	for _, s := range sums {
-		pv := map[string]string{}
-		for _, p := range s.Params {
-			pv[p.Name] = p.Value
-		}
-		var row []string
-		for _, p := range params {
-			row = append(row, pv[p])
-		}
-		ci := "-"
-		if !math.IsNaN(s.CI95) {
-			ci = "±" + fmt.Sprintf("%.4g", s.CI95)
-		}
-		row = append(row, s.Flow, fmt.Sprint(s.N), fmt.Sprintf("%.4g", s.Mean), fmt.Sprintf("%.4g", s.SD), ci)
-		rows = append(rows, row)
-	}
-	var b strings.Builder
-	if len(sums) > 0 {
-		fmt.Fprintf(&b, "metric: %s\n", sums[0].Metric)
-	}
-	writeAligned(&b, rows, nil)
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -1,21 +1,16 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tcplab/tcplab/metrics"
-	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/output"
 	"github.com/tcplab/tcplab/scenario"
 	"github.com/tcplab/tcplab/sim"
 )
@@ -58,10 +53,11 @@ or flag, 3 when a budget stopped the run (the partial result is printed).`,
   tcplab run examples/dumbbell-lossy.yaml --seed 3 --set links.lossy.loss.rate=5% --format json`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
-		write, ok := formats[runFlags.format]
-		if !ok {
-			return badInput(fmt.Errorf("unknown --format %q (want table, json or csv)", runFlags.format))
+		format, err := output.ParseFormat(runFlags.format, output.Table, output.JSON, output.CSV)
+		if err != nil {
+			return badInput(err)
 		}
+		write := func(w io.Writer, res *scenario.Result) error { return output.WriteResult(w, format, res) }
 		s, err := loadScenario(args[0], runFlags.sets)
 		if err != nil {
 			return err
@@ -157,139 +153,4 @@ func runScenario(s *scenario.Scenario, b scenario.Budget) (res *scenario.Result,
 		return nil, err
 	}
 	return run.RunWithin(b)
-}
-
-var formats = map[string]func(io.Writer, *scenario.Result) error{
-	"table": writeTable,
-	"json":  writeJSON,
-	"csv":   writeCSV,
-}
-
-func writeJSON(w io.Writer, res *scenario.Result) error {
-	b, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
-// column is one column of the table and CSV outputs.
-type column struct {
-	table, csv string // headers
-	number     bool   // right-aligned in the table
-	table1     func(f *metrics.Flow) string
-	csv1       func(f *metrics.Flow) string
-}
-
-func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-func kbps(x float64) string { return strconv.FormatFloat(x/1000, 'f', 1, 64) }
-
-func i64(x int64) string { return strconv.FormatInt(x, 10) }
-
-var columns = func() []column {
-	text := func(t, c string, get func(f *metrics.Flow) string) column {
-		return column{table: t, csv: c, table1: get, csv1: get}
-	}
-	num := func(t, c string, get func(f *metrics.Flow) int64) column {
-		s := func(f *metrics.Flow) string { return i64(get(f)) }
-		return column{table: t, csv: c, number: true, table1: s, csv1: s}
-	}
-	return []column{
-		text("flow", "id", func(f *metrics.Flow) string { return f.ID }),
-		text("transport", "transport", func(f *metrics.Flow) string { return f.Transport }),
-		text("variant", "variant", func(f *metrics.Flow) string { return f.Variant }),
-		text("src", "src", func(f *metrics.Flow) string { return f.Src }),
-		text("dst", "dst", func(f *metrics.Flow) string { return f.Dst }),
-		{table: "start s", csv: "start_seconds", number: true,
-			table1: func(f *metrics.Flow) string { return strconv.FormatFloat(f.StartSeconds, 'f', 3, 64) },
-			csv1:   func(f *metrics.Flow) string { return g(f.StartSeconds) }},
-		{table: "stop s", csv: "stop_seconds", number: true,
-			table1: func(f *metrics.Flow) string { return strconv.FormatFloat(f.StopSeconds, 'f', 3, 64) },
-			csv1:   func(f *metrics.Flow) string { return g(f.StopSeconds) }},
-		{table: "goodput kbit/s", csv: "goodput_bps", number: true,
-			table1: func(f *metrics.Flow) string { return kbps(f.GoodputBps) },
-			csv1:   func(f *metrics.Flow) string { return g(f.GoodputBps) }},
-		{table: "throughput kbit/s", csv: "throughput_bps", number: true,
-			table1: func(f *metrics.Flow) string { return kbps(f.ThroughputBps) },
-			csv1:   func(f *metrics.Flow) string { return g(f.ThroughputBps) }},
-		num("delivered B", "delivered_bytes", func(f *metrics.Flow) int64 { return f.DeliveredBytes }),
-		num("sent", "sent_packets", func(f *metrics.Flow) int64 { return f.SentPackets }),
-		num("retx", "retransmitted_packets", func(f *metrics.Flow) int64 { return f.RetransmittedPackets }),
-		num("fast retx", "fast_retransmits", func(f *metrics.Flow) int64 { return f.FastRetransmits }),
-		num("timeouts", "timeouts", func(f *metrics.Flow) int64 { return f.Timeouts }),
-		{table: "drops", csv: "dropped", number: true,
-			table1: func(f *metrics.Flow) string { return i64(totalDrops(f.Dropped)) },
-			csv1:   func(f *metrics.Flow) string { return i64(totalDrops(f.Dropped)) }},
-	}
-}()
-
-func totalDrops(m map[string]int64) int64 {
-	var n int64
-	for _, c := range network.DropCauses() {
-		n += m[c.String()]
-	}
-	return n
-}
-
-func writeTable(w io.Writer, res *scenario.Result) error {
-	rows := [][]string{make([]string, len(columns))}
-	for i, c := range columns {
-		rows[0][i] = c.table
-	}
-	for i := range res.Flows {
-		row := make([]string, len(columns))
-		for j, c := range columns {
-			row[j] = c.table1(&res.Flows[i])
-		}
-		rows = append(rows, row)
-	}
-	var b strings.Builder
-	writeAligned(&b, rows, func(j int) bool { return columns[j].number })
-	var drops []string
-	for _, c := range network.DropCauses() {
-		if n := res.Drops[c.String()]; n > 0 {
-			drops = append(drops, fmt.Sprintf("%s %d", c, n))
-		}
-	}
-	if len(drops) == 0 {
-		drops = []string{"none"}
-	}
-	fmt.Fprintf(&b, "\ndrops: %s\n", strings.Join(drops, ", "))
-	fmt.Fprintf(&b, "%d events, %s s simulated in %.3f s (seed %d)\n", res.Events, g(res.SimSeconds), res.WallSeconds, res.Seed)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func writeCSV(w io.Writer, res *scenario.Result) error {
-	cw := csv.NewWriter(w)
-	causes := network.DropCauses()
-	header := make([]string, 0, len(columns)+len(causes))
-	for _, c := range columns {
-		header = append(header, c.csv)
-	}
-	for _, c := range causes {
-		header = append(header, "dropped_"+c.String())
-	}
-	header = append(header, "completion_seconds")
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	for i := range res.Flows {
-		f := &res.Flows[i]
-		row := make([]string, 0, len(header))
-		for _, c := range columns {
-			row = append(row, c.csv1(f))
-		}
-		for _, c := range causes {
-			row = append(row, i64(f.Dropped[c.String()]))
-		}
-		row = append(row, g(f.CompletionSeconds))
-		if err := cw.Write(row); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }
