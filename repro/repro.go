@@ -148,7 +148,7 @@ func Get(name string) (*Entry, error) {
 
 // Options set where and how a reproduction runs.
 type Options struct {
-	Root     string   // repository root; "" : found from the working directory
+	Root     string   // repository root; "" : found from the working directory, else the built-in examples
 	Dir      string   // output directory; "" : repro-out/NAME
 	Sets     []string // extra --set overrides (e.g. duration=20s for a quick look)
 	Short    bool     // the reduced form: the entry's Short overrides first
@@ -160,9 +160,12 @@ type Options struct {
 func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report, error) {
 	root := o.Root
 	if root == "" {
+		// Outside a checkout the scenarios come from the copies built into
+		// the binary (scenario.ReadFile): a root of "." makes the sweep's
+		// scenario path the relative examples/NAME.yaml they answer to.
 		var err error
 		if root, err = FindRoot(); err != nil {
-			return nil, nil, err
+			root = "."
 		}
 	}
 	dir := o.Dir

@@ -4,12 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	builtin "github.com/tcplab/tcplab/examples"
 )
 
 // Load reads, overrides (sets are PATH=VALUE, as --set) and checks a
@@ -27,9 +32,19 @@ func Load(path string, sets []string) (*Scenario, error) {
 // few kilobytes, and reading /dev/zero or a log by mistake must stop.
 const MaxFileBytes = 16 << 20
 
-// ReadFile reads a scenario or sweep file of at most MaxFileBytes.
+// ReadFile reads a scenario or sweep file of at most MaxFileBytes. A
+// relative path under examples/ that is not on disk is read from the copy
+// built into the binary, so that the examples, sweeps and reproductions
+// run from any directory.
 func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(path) {
+		if rel := filepath.ToSlash(filepath.Clean(path)); strings.HasPrefix(rel, builtin.Dir+"/") {
+			if b, ok := builtin.Read(rel); ok {
+				return b, nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

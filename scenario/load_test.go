@@ -3,6 +3,8 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -276,6 +278,24 @@ flows:
 		}
 		if len(s.Flows) != c.want {
 			t.Errorf("sets %v: %d flows, want %d", c.sets, len(s.Flows), c.want)
+		}
+	}
+}
+
+func TestExamplesAreFoundFromAnyDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if _, err := Load("examples/dumbbell-lossy.yaml", nil); err != nil {
+		t.Fatalf("built-in example: %v", err)
+	}
+	// A file on disk wins over the built-in copy.
+	os.Mkdir("examples", 0o755)
+	os.WriteFile("examples/dumbbell-lossy.yaml", []byte("name: mine\n"), 0o644)
+	if _, err := Load("examples/dumbbell-lossy.yaml", nil); err == nil {
+		t.Fatal("the edited file on disk was not the one read")
+	}
+	for _, p := range []string{"examples/none.yaml", "elsewhere/dumbbell-lossy.yaml"} {
+		if _, err := Load(p, nil); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: want a not-exist error, got %v", p, err)
 		}
 	}
 }

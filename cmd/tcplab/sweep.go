@@ -106,20 +106,21 @@ func runSweep(cmd *cobra.Command, args []string) error {
 			return err
 		}
 	}
+	label := sw.Name
+	if shards > 1 {
+		label = fmt.Sprintf("%s [shard %d/%d]", sw.Name, shard, shards)
+	}
+	// Every flag is checked before the store is created: a typo must not
+	// leave an empty store behind.
+	prog, err := newProgress(sweepFlags.progress, os.Stderr, label)
+	if err != nil {
+		return badInput(err)
+	}
 	st, err := store.Open(out)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-
-	label := sw.Name
-	if shards > 1 {
-		label = fmt.Sprintf("%s [shard %d/%d]", sw.Name, shard, shards)
-	}
-	prog, err := newProgress(sweepFlags.progress, os.Stderr, label)
-	if err != nil {
-		return badInput(err)
-	}
 	// Ctrl-C stops handing out runs and lets the ones in progress finish
 	// and be stored; a second Ctrl-C exits at once (the store is still
 	// consistent: each run is one transaction).
@@ -158,10 +159,36 @@ func runSweep(cmd *cobra.Command, args []string) error {
 	}
 	switch {
 	case rep.Interrupted:
-		return fmt.Errorf("interrupted with %d of %d runs stored; continue with: tcplab sweep %s --out %s --resume",
-			rep.Skipped+rep.Ran, rep.Jobs, args[0], out)
+		return fmt.Errorf("interrupted with %d of %d runs stored; continue with: %s",
+			rep.Skipped+rep.Ran, rep.Jobs, resumeCommand(args[0], out, shard, shards))
 	case len(rep.Failed) > 0:
 		return fmt.Errorf("%d runs failed (not stored; --resume retries them)", len(rep.Failed))
 	}
 	return nil
+}
+
+// resumeCommand is the command line that continues this sweep: the same
+// file, store, overrides and shard, with --resume.
+func resumeCommand(file, out string, shard, shards int) string {
+	words := []string{"tcplab", "sweep", file, "--out", out}
+	for _, set := range sweepFlags.sets {
+		words = append(words, "--set", set)
+	}
+	if shards > 1 {
+		words = append(words, "--shard", fmt.Sprintf("%d/%d", shard, shards))
+	}
+	words = append(words, "--resume")
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote quotes w for a POSIX shell when it holds anything but plain
+// characters.
+func shellQuote(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:%@+") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

@@ -232,3 +232,59 @@ func TestShardsMergeToTheUnshardedStore(t *testing.T) {
 		t.Fatal("merged shards differ from the unsharded store")
 	}
 }
+
+// A sweep stopped with Ctrl-C prints the command that continues it, and
+// that command, pasted into a shell as printed, finishes the sweep: it
+// carries every --set (quoted) as well as the store.
+func TestInterruptedSweepPrintsACommandThatResumesIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs simulations")
+	}
+	db := filepath.Join(t.TempDir(), "stopped.db")
+	cmd := exec.Command(tcplabBinary(t), "sweep", smallSweep, "--set", "duration=400s",
+		"--set", "name=it's a test", "--out", db, "--progress", "none")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for countRowsQuiet(db) < 4 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no runs stored in 60 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("an interrupted sweep exited 0")
+	}
+	_, hint, ok := strings.Cut(stderr.String(), "continue with: ")
+	if !ok {
+		t.Fatalf("no resume hint in:\n%s", stderr.String())
+	}
+	hint = strings.TrimSpace(hint)
+	if !strings.HasPrefix(hint, "tcplab ") {
+		t.Fatalf("hint %q", hint)
+	}
+	out, err := exec.Command("sh", "-c", tcplabBinary(t)+" "+strings.TrimPrefix(hint, "tcplab ")+" --progress none").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", hint, err, out)
+	}
+	if n := countRows(t, db, "SELECT count(*) FROM runs"); n != smallRuns {
+		t.Fatalf("%d runs after following the hint, want %d", n, smallRuns)
+	}
+}
+
+// A bad flag is reported before the store is created.
+func TestBadProgressLeavesNoStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "never.db")
+	cmd := exec.Command(tcplabBinary(t), "sweep", smallSweep, "--out", db, "--progress", "sparkles")
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("accepted --progress sparkles: %s", out)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("store left behind: %v", err)
+	}
+}
