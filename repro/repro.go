@@ -55,6 +55,9 @@ type Outcome struct {
 	Figures  []string // of Files, the figures (SVG first if both), for reports
 	Measured []string // free-form lines: the measured result, set beside the claim
 	Claims   []Claim  // each claim of the paper this entry checks
+	// Scenario is the sweep's base scenario file, set by Run ("" for an
+	// entry without a sweep), so that reports can show what was run.
+	Scenario string
 }
 
 // Verdict is what the measurement says of a claim.
@@ -223,6 +226,7 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 		return nil, rep, err
 	}
 	out.Files = append([]string{dbPath}, out.Files...)
+	out.Scenario = sw.Scenario
 	return out, rep, nil
 }
 

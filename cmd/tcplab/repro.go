@@ -10,16 +10,13 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/tcplab/tcplab/experiment"
 	"github.com/tcplab/tcplab/repro"
 )
 
-var reproFlags struct {
-	out, root, progress string
-	workers             int
-	sets                []string
-	short               bool
-}
+var reproFlags reproOptions
 
 var reproCmd = &cobra.Command{
 	Use:   "repro NAME|PAPER",
@@ -40,24 +37,9 @@ it stopped when run again. 'tcplab repro list' lists them.`,
 		if err != nil {
 			return badInput(err)
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
 		w := cmd.OutOrStdout()
 		var all []repro.Claim
-		for _, e := range entries {
-			prog, err := newProgress(reproFlags.progress, os.Stderr, e.Name)
-			if err != nil {
-				return badInput(err)
-			}
-			dir := reproFlags.out
-			if dir != "" && len(entries) > 1 {
-				dir = filepath.Join(dir, e.Name)
-			}
-			out, rep, err := repro.Run(ctx, e, repro.Options{Root: reproFlags.root, Dir: dir, Short: reproFlags.short,
-				Sets: reproFlags.sets, Workers: reproFlags.workers, Progress: prog})
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Name, err)
-			}
+		err = reproFlags.each(entries, reproFlags.out, len(entries) > 1, func(e *repro.Entry, out *repro.Outcome, rep *experiment.Report) {
 			fmt.Fprintf(w, "== %s: %s\n%s\n\n", e.Name, e.Title, e.Source)
 			fmt.Fprintf(w, "Claim:    %s\n\nMeasured (%d runs, %d now):\n", e.Claim, rep.Jobs, rep.Ran)
 			for _, l := range out.Measured {
@@ -66,6 +48,9 @@ it stopped when run again. 'tcplab repro list' lists them.`,
 			writeClaims(w, out.Claims)
 			all = append(all, out.Claims...)
 			fmt.Fprintf(w, "\nWrote: %s\n\n", strings.Join(out.Files, ", "))
+		})
+		if err != nil {
+			return err
 		}
 		if len(entries) > 1 {
 			fmt.Fprintf(w, "== Summary: %s, %d entries\n", args[0], len(entries))
@@ -73,6 +58,64 @@ it stopped when run again. 'tcplab repro list' lists them.`,
 		}
 		return nil
 	},
+}
+
+// reproOptions are the flags shared by repro and report.
+type reproOptions struct {
+	out, root, progress string
+	workers             int
+	sets                []string
+	short               bool
+}
+
+func (o *reproOptions) register(f *pflag.FlagSet, outHelp string) {
+	f.StringVarP(&o.out, "out", "o", "", outHelp)
+	f.StringVar(&o.root, "root", "", "tcplab repository root, where examples/ is (default: found from the working directory, else the built-in examples)")
+	f.IntVarP(&o.workers, "workers", "j", 0, "parallel runs (default: one per core)")
+	f.StringArrayVar(&o.sets, "set", nil, "override a scenario field in every run, e.g. duration=50s for a quick look")
+	f.BoolVar(&o.short, "short", false, "the reduced form: shorter runs, at most 3 seeds a point")
+	f.StringVar(&o.progress, "progress", "auto", "progress display: auto, bar, lines or none")
+}
+
+// each runs the entries in turn (each resuming its store) and hands each
+// outcome to done. Entry e writes into out/e.Name when nest is set, into
+// out itself otherwise, and into repro-out/NAME when out is empty. Ctrl-C
+// stops the sweep in progress with its finished runs stored.
+func (o *reproOptions) each(entries []*repro.Entry, out string, nest bool, done func(*repro.Entry, *repro.Outcome, *experiment.Report)) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	for _, e := range entries {
+		prog, err := newProgress(o.progress, os.Stderr, e.Name)
+		if err != nil {
+			return badInput(err)
+		}
+		dir := out
+		if dir != "" && nest {
+			dir = filepath.Join(dir, e.Name)
+		}
+		res, rep, err := repro.Run(ctx, e, repro.Options{Root: o.root, Dir: dir, Short: o.short,
+			Sets: o.sets, Workers: o.workers, Progress: prog})
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Name, err)
+		}
+		done(e, res, rep)
+	}
+	return nil
+}
+
+// command is the repro command line that makes entry e as o makes it.
+func (o *reproOptions) command(e *repro.Entry) string {
+	words := []string{"tcplab", "repro", e.Name}
+	if o.short {
+		words = append(words, "--short")
+	}
+	for _, s := range o.sets {
+		words = append(words, "--set", s)
+	}
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " ")
 }
 
 // writeClaims prints claim | paper | tcplab | verdict | why, one block a
@@ -98,13 +141,7 @@ var reproListCmd = &cobra.Command{
 }
 
 func init() {
-	f := reproCmd.Flags()
-	f.StringVarP(&reproFlags.out, "out", "o", "", "output directory (default repro-out/NAME)")
-	f.StringVar(&reproFlags.root, "root", "", "tcplab repository root, where examples/ is (default: found from the working directory)")
-	f.IntVarP(&reproFlags.workers, "workers", "j", 0, "parallel runs (default: one per core)")
-	f.StringArrayVar(&reproFlags.sets, "set", nil, "override a scenario field in every run, e.g. duration=50s for a quick look")
-	f.BoolVar(&reproFlags.short, "short", false, "the reduced form: shorter runs, at most 3 seeds a point")
-	f.StringVar(&reproFlags.progress, "progress", "auto", "progress display: auto, bar, lines or none")
+	reproFlags.register(reproCmd.Flags(), "output directory (default repro-out/NAME)")
 	reproCmd.AddCommand(reproListCmd)
 	rootCmd.AddCommand(reproCmd)
 }
