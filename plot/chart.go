@@ -21,6 +21,9 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is measured data: points with optional error bars (half-widths;
@@ -39,7 +42,10 @@ type Curve struct {
 
 // Chart is one figure.
 type Chart struct {
-	Title          string
+	Title string
+	// Fixed names the values held fixed to draw this chart ("loss rate
+	// on lossy = 2%"); it follows the title in parentheses.
+	Fixed          string
 	XLabel, YLabel string // with units, e.g. "loss rate (%)"
 	Series         []Series
 	Curves         []Curve
@@ -55,7 +61,20 @@ type Chart struct {
 	LegendBottomLeft bool
 	// Width and Height default to 16 cm × 11 cm.
 	Width, Height vg.Length
+	// DPI is the resolution of PNG output (default 96); vector formats
+	// (SVG, PDF) ignore it.
+	DPI int
+	// LegendOutside draws the legend to the right of the plot instead of
+	// over it; it is the default with more than LegendInsideMax entries,
+	// which would cover the curves.
+	LegendOutside bool
 }
+
+// LegendInsideMax is the most legend entries drawn over the plot.
+const LegendInsideMax = 5
+
+// Formats are the file extensions a chart is written in.
+var Formats = []string{".png", ".svg", ".pdf"}
 
 // Line draws c as a line chart into path (.png or .svg).
 func Line(c Chart, path string) error {
@@ -170,6 +189,12 @@ func curveDashes(i int) []vg.Length {
 func newPlot(c Chart) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = c.Title
+	switch {
+	case c.Fixed != "" && c.Title != "":
+		p.Title.Text = c.Title + " (" + c.Fixed + ")"
+	case c.Fixed != "":
+		p.Title.Text = c.Fixed
+	}
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.X.Label.Text = c.XLabel
 	p.Y.Label.Text = c.YLabel
@@ -203,8 +228,8 @@ func newPlot(c Chart) *plot.Plot {
 	return p
 }
 
-// save draws the plot, with the caption under it, in the format of the
-// file's extension.
+// save draws the plot, with the caption under it (and the legend to its
+// right when crowded), in the format of the file's extension.
 func save(p *plot.Plot, c Chart, path string) error {
 	w, h := c.Width, c.Height
 	if w == 0 {
@@ -213,10 +238,6 @@ func save(p *plot.Plot, c Chart, path string) error {
 	if h == 0 {
 		h = 11 * vg.Centimeter
 	}
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	if format != "png" && format != "svg" {
-		return fmt.Errorf("%s: want a .png or .svg file", path)
-	}
 	capStyle := text.Style{Color: color.Gray{0x30}, Font: font.From(plot.DefaultFont, 9),
 		XAlign: draw.XLeft, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
 	lines := wrap(c.Caption, capStyle, w-vg.Points(20))
@@ -224,12 +245,28 @@ func save(p *plot.Plot, c Chart, path string) error {
 	if len(lines) > 0 {
 		capH = vg.Length(len(lines))*capStyle.FontExtents().Height + vg.Points(8)
 	}
-	cw, err := draw.NewFormattedCanvas(w, h+capH, format)
+	// A crowded legend moves out of the plot into a strip on the right,
+	// as wide as its longest entry.
+	var legend *plot.Legend
+	legendW := vg.Length(0)
+	if c.LegendOutside || len(c.Series)+len(c.Curves) > LegendInsideMax {
+		l := p.Legend
+		legend = &l
+		p.Legend = plot.NewLegend()
+		legend.Top, legend.Left = true, true
+		legend.XOffs, legend.YOffs = vg.Points(6), -vg.Points(24)
+		probe := draw.New(vgsvg.New(w, h))
+		legendW = legend.Rectangle(probe).Size().X + vg.Points(16)
+	}
+	cw, err := canvasFor(path, w+legendW, h+capH, c.DPI)
 	if err != nil {
 		return err
 	}
 	dc := draw.New(cw)
-	p.Draw(draw.Crop(dc, 0, 0, capH, 0))
+	p.Draw(draw.Crop(dc, 0, -legendW, capH, 0))
+	if legend != nil {
+		legend.Draw(draw.Crop(dc, w, 0, capH, 0))
+	}
 	y := dc.Min.Y + capH - vg.Points(2)
 	for _, l := range lines {
 		dc.FillText(capStyle, vg.Point{X: dc.Min.X + vg.Points(10), Y: y}, l)
@@ -244,6 +281,22 @@ func save(p *plot.Plot, c Chart, path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// canvasFor makes a canvas of the format named by path's extension.
+func canvasFor(path string, w, h vg.Length, dpi int) (vg.CanvasWriterTo, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		if dpi <= 0 {
+			dpi = 96
+		}
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}, nil
+	case ".svg":
+		return vgsvg.New(w, h), nil
+	case ".pdf":
+		return vgpdf.New(w, h), nil
+	}
+	return nil, fmt.Errorf("%s: want a file ending in %s", path, strings.Join(Formats, ", "))
 }
 
 // wrap breaks text into lines no wider than width (explicit newlines

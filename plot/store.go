@@ -2,7 +2,9 @@ package plot
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tcplab/tcplab/store"
@@ -15,6 +17,9 @@ type Query struct {
 	X      string            // the parameter on the x axis
 	Series string            // the parameter giving one series per value ("" : one series)
 	Where  map[string]string // fixed values of the other parameters
+	// Labels override the names of parameters on axes and in the title
+	// (path → text); the others come from ParamLabel.
+	Labels map[string]string
 }
 
 // Figure is a chart built from a store: a line chart when x is numeric,
@@ -121,7 +126,8 @@ func FromStore(st *store.Store, q Query) (*Figure, error) {
 	}
 	yScale, yUnit := metricUnit(q.Metric, kept)
 	fig := &Figure{Chart: Chart{
-		XLabel:  axisLabel(q.X, kept, xPercent),
+		XLabel:  axisLabel(ParamLabel(q.X, q.Labels), q.X, kept, xPercent),
+		Fixed:   fixedText(q),
 		YLabel:  metricLabel(q.Metric) + yUnit,
 		Caption: fmt.Sprintf("Mean of %d replications per point; error bars: 95%% confidence interval of the mean (Student's t).", kept[0].N),
 	}}
@@ -232,11 +238,21 @@ func metricLabel(m string) string {
 	return strings.ReplaceAll(m, "_", " ")
 }
 
-// axisLabel names the x parameter with its unit as written in its values
+// fixedText says which values --where fixed, in parameter order:
+// "loss rate on lossy = 2%".
+func fixedText(q Query) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(q.Where)) {
+		parts = append(parts, ParamLabel(k, q.Labels)+" = "+q.Where[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// axisLabel is label with the x parameter's unit as written in its values
 // (10ms → "(ms)"; 2% → "(%)").
-func axisLabel(name string, sums []store.Summary, percent bool) string {
+func axisLabel(label, name string, sums []store.Summary, percent bool) string {
 	if percent {
-		return name + " (%)"
+		return label + " (%)"
 	}
 	for _, s := range sums {
 		for _, p := range s.Params {
@@ -245,11 +261,11 @@ func axisLabel(name string, sums []store.Summary, percent bool) string {
 					return !(r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+')
 				})
 				if i > 0 {
-					return name + " (" + strings.TrimSpace(p.Value[i:]) + ")"
+					return label + " (" + strings.TrimSpace(p.Value[i:]) + ")"
 				}
-				return name
+				return label
 			}
 		}
 	}
-	return name
+	return label
 }

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/tcplab/tcplab/plot"
 )
@@ -19,6 +22,10 @@ var plotFlags struct {
 	title, xlabel, ylabel string
 	event                 string
 	logX                  bool
+	width, height         string
+	dpi                   int
+	labels                []string
+	legendOutside         bool
 }
 
 var plotCmd = &cobra.Command{
@@ -33,20 +40,28 @@ var plotCmd = &cobra.Command{
     flow, e.g. cwnd_bytes, srtt_s, or seq with --event s.
   a pcap file (a scenario's trace.pcap): the time-sequence graph of every
     direction carrying data.
-The format of each --out follows its extension: .png or .svg.`,
+The format of each --out follows its extension: .png, .svg or .pdf. Parameters
+are named for people on the axes (links.lossy.loss.rate: "loss rate on
+lossy"; --label overrides), the values fixed with --where follow the title,
+and a legend of more than five entries moves to the right of the plot.`,
 	Example: `  tcplab plot loss.db --x links.lossy.loss.rate --series variant --y goodput_bps -o goodput.png -o goodput.svg
   tcplab plot loss.db --x variant --y timeouts --where links.lossy.loss.rate=2% -o timeouts.png
   tcplab plot tcp.csv --y cwnd_bytes -o cwnd.png
-  tcplab plot lossy.pcap -o seq.png`,
+  tcplab plot lossy.pcap -o seq.png
+  tcplab plot loss.db --series variant -o goodput.pdf --width 8.5cm --height 6cm
+  tcplab plot loss.db --series variant -o goodput.png --dpi 300 --label links.lossy.loss.rate="packet loss"`,
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		if len(plotFlags.outs) == 0 {
-			return badInput(fmt.Errorf("give at least one --out FILE.png or FILE.svg"))
+			return badInput(fmt.Errorf("give at least one --out FILE (%s)", strings.Join(plot.Formats, ", ")))
 		}
 		for _, o := range plotFlags.outs {
-			if !strings.HasSuffix(o, ".png") && !strings.HasSuffix(o, ".svg") {
-				return badInput(fmt.Errorf("--out %s: want a .png or .svg file", o))
+			if !slices.Contains(plot.Formats, strings.ToLower(filepath.Ext(o))) {
+				return badInput(fmt.Errorf("--out %s: want a file ending in %s", o, strings.Join(plot.Formats, ", ")))
 			}
+		}
+		if err := checkSize(); err != nil {
+			return badInput(err)
 		}
 		kind, err := sniff(args[0])
 		if err != nil {
@@ -100,6 +115,11 @@ func init() {
 	f.StringVar(&plotFlags.xlabel, "xlabel", "", "x axis label (default: the parameter and its unit)")
 	f.StringVar(&plotFlags.ylabel, "ylabel", "", "y axis label (default: the metric and its unit)")
 	f.BoolVar(&plotFlags.logX, "logx", false, "logarithmic x axis")
+	f.StringVar(&plotFlags.width, "width", "16cm", "figure width (cm, mm, in or pt)")
+	f.StringVar(&plotFlags.height, "height", "11cm", "plot height, without the caption (cm, mm, in or pt)")
+	f.IntVar(&plotFlags.dpi, "dpi", 96, "resolution of PNG output")
+	f.StringArrayVar(&plotFlags.labels, "label", nil, "name a parameter on axes and title: PATH=TEXT (store; repeatable)")
+	f.BoolVar(&plotFlags.legendOutside, "legend-outside", false, "draw the legend right of the plot (the default above five entries)")
 	rootCmd.AddCommand(plotCmd)
 }
 
@@ -124,9 +144,31 @@ func sniff(path string) (string, error) {
 	return "csv", nil
 }
 
-// labelled applies the title and label flags before drawing.
+// figureSize is --width and --height, checked by checkSize.
+var figureSize struct{ w, h vg.Length }
+
+func checkSize() error {
+	for _, d := range []struct {
+		flag, v string
+		to      *vg.Length
+	}{{"--width", plotFlags.width, &figureSize.w}, {"--height", plotFlags.height, &figureSize.h}} {
+		l, err := vg.ParseLength(d.v)
+		if err != nil || l < vg.Centimeter || l > vg.Length(200)*vg.Centimeter {
+			return fmt.Errorf("%s %q: want a length from 1cm to 2m, e.g. 16cm, 6in, 400pt", d.flag, d.v)
+		}
+		*d.to = l
+	}
+	if plotFlags.dpi < 10 || plotFlags.dpi > 2400 {
+		return fmt.Errorf("--dpi %d: want 10 to 2400", plotFlags.dpi)
+	}
+	return nil
+}
+
+// labelled applies the title, label, size and legend flags before drawing.
 func labelled(c *plot.Chart, draw func(string) error) func(string) error {
 	return func(path string) error {
+		c.Width, c.Height, c.DPI = figureSize.w, figureSize.h, plotFlags.dpi
+		c.LegendOutside = c.LegendOutside || plotFlags.legendOutside
 		if plotFlags.title != "" {
 			c.Title = plotFlags.title
 		}
@@ -146,7 +188,15 @@ func plotStore(path string) (func(string) error, error) {
 		return nil, err
 	}
 	defer st.Close()
-	q := plot.Query{Metric: plotFlags.y, X: plotFlags.x, Series: plotFlags.series, Flow: plotFlags.flow, Where: map[string]string{}}
+	q := plot.Query{Metric: plotFlags.y, X: plotFlags.x, Series: plotFlags.series, Flow: plotFlags.flow,
+		Where: map[string]string{}, Labels: map[string]string{}}
+	for _, l := range plotFlags.labels {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			return nil, fmt.Errorf("--label %q: want PATH=TEXT", l)
+		}
+		q.Labels[k] = v
+	}
 	if q.Metric == "" {
 		q.Metric = "goodput_bps"
 	}
