@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/tcplab/tcplab/units"
 )
 
 // A Model is an analytic model as `tcplab model NAME` evaluates it: named
@@ -275,8 +277,61 @@ func (p Param) check(v float64) error {
 	return nil
 }
 
-// Parse reads the values a parameter is given: one number, or a range
-// lo:hi:step (hi included when the steps land on it, within rounding).
+// value reads one value in the parameter's unit: a bare number, or a
+// number with a unit of its kind ("100ms" for a time, "64KiB", "2Mbps",
+// "5%").
+func (p Param) value(s string) (float64, bool) {
+	table, base := []units.Suffix(nil), 1.0
+	switch p.Unit {
+	case Probability:
+		return units.Fraction(s)
+	case Time:
+		table, base = units.Duration, 1e9 // the table is in nanoseconds
+	case Size:
+		table = units.Size
+	case BitRate:
+		table = units.BitRate
+	}
+	if f, scale, ok := units.Split(s, table); ok {
+		return f * scale / base, true
+	}
+	return units.Number(s)
+}
+
+// Form says how a value is written on the command line: "seconds or
+// 100ms".
+func (p Param) Form() string {
+	switch p.Unit {
+	case Probability:
+		return "0.05 or 5%"
+	case Time:
+		return "seconds or 100ms"
+	case Size:
+		return "bytes or 64KiB"
+	case BitRate:
+		return "bit/s or 2Mbps"
+	}
+	return "number"
+}
+
+// want says what a value of the parameter looks like.
+func (p Param) want() string {
+	switch p.Unit {
+	case Probability:
+		return "want a probability: 0.05 or 5%"
+	case Time:
+		return "want a time: seconds, or with a unit (" + units.Names(units.Duration) + ")"
+	case Size:
+		return "want a size: bytes, or with a unit (" + units.Names(units.Size) + ")"
+	case BitRate:
+		return "want a rate: bit/s, or with a unit (" + units.Names(units.BitRate) + ")"
+	}
+	return "not a number"
+}
+
+// Parse reads the values a parameter is given: one value, or a range
+// lo:hi:step (hi included when the steps land on it, within rounding);
+// each may carry a unit of the parameter's kind ("100ms", "5%").
 func (p Param) Parse(s string) (values []float64, isRange bool, err error) {
 	bad := func(msg string) ([]float64, bool, error) {
 		return nil, false, &InputError{Param: p.Name, Value: s, Msg: msg}
@@ -284,17 +339,17 @@ func (p Param) Parse(s string) (values []float64, isRange bool, err error) {
 	parts := strings.Split(s, ":")
 	switch len(parts) {
 	case 1:
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return bad("not a number")
+		v, ok := p.value(s)
+		if !ok {
+			return bad(p.want())
 		}
 		return []float64{v}, false, nil
 	case 3:
 		var f [3]float64
 		for i, part := range parts {
-			v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-			if err != nil {
-				return bad(fmt.Sprintf("%q is not a number", part))
+			v, ok := p.value(part)
+			if !ok {
+				return bad(fmt.Sprintf("%q: %s", part, p.want()))
 			}
 			f[i] = v
 		}

@@ -125,6 +125,40 @@ func TestParamParseReadsNumbersAndRanges(t *testing.T) {
 	}
 }
 
+func TestParamValuesMayCarryTheirUnit(t *testing.T) {
+	cases := []struct {
+		p    Param
+		in   string
+		want []float64
+		bad  bool
+	}{
+		{RTT(0.1), "100ms", []float64{0.1}, false},
+		{RTT(0.1), "0.25", []float64{0.25}, false},
+		{RTT(0.1), "1s", []float64{1}, false},
+		{RTT(0.1), "50ms:150ms:50ms", []float64{0.05, 0.1, 0.15}, false},
+		{RTT(0.1), "100MB", nil, true},
+		{Loss(0.01), "5%", []float64{0.05}, false},
+		{Loss(0.01), "1%:3%:1%", []float64{0.01, 0.02, 0.03}, false},
+		{MSS(1460), "1KiB", []float64{1024}, false},
+		{MSS(1460), "1460B", []float64{1460}, false},
+		{MSS(1460), "1460ms", nil, true},
+		{Param{Name: "c", Unit: BitRate, Max: Inf}, "2Mbps", []float64{2e6}, false},
+		{Param{Name: "n", Max: Inf}, "5%", nil, true},
+	}
+	for _, c := range cases {
+		got, _, err := c.p.Parse(c.in)
+		if (err != nil) != c.bad {
+			t.Errorf("%s %q: error %v", c.p.Name, c.in, err)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-c.want[i]) > 1e-12 {
+				t.Errorf("%s %q: %v, want %v", c.p.Name, c.in, got, c.want)
+			}
+		}
+	}
+}
+
 func TestRegisterRejectsBadModels(t *testing.T) {
 	eval := func(Inputs) ([]Output, error) { return nil, nil }
 	cases := []struct {

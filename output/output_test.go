@@ -3,6 +3,8 @@ package output
 import (
 	"bytes"
 	"testing"
+
+	"github.com/tcplab/tcplab/model"
 )
 
 func TestWriteTableAlignsColumnsWithoutTrailingBlanks(t *testing.T) {
@@ -50,5 +52,29 @@ func TestWriteCSVQuotesCells(t *testing.T) {
 	}
 	if want := "a,b\n\"x,y\",\"q\"\"\"\n"; b.String() != want {
 		t.Errorf("got %q want %q", b.String(), want)
+	}
+}
+
+func TestHumanWritesValuesWithTheirUnit(t *testing.T) {
+	tests := []struct {
+		v    float64
+		u    model.Unit
+		want string
+	}{
+		{1148393.7, model.BitRate, "1.148 Mbit/s"},
+		{999, model.BitRate, "999 bit/s"},
+		{2.5e9, model.BitRate, "2.5 Gbit/s"},
+		{0.114, model.Time, "114 ms"},
+		{2, model.Time, "2 s"},
+		{25e-6, model.Time, "25 µs"},
+		{0.05, model.Probability, "0.05 (5%)"},
+		{1460, model.Size, "1460 B"},
+		{32, model.Packets, "32 packets"},
+		{3, model.Number, "3"},
+	}
+	for _, tc := range tests {
+		if got := Human(tc.v, tc.u); got != tc.want {
+			t.Errorf("Human(%v, %q) = %q, want %q", tc.v, tc.u, got, tc.want)
+		}
 	}
 }

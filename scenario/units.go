@@ -3,10 +3,10 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/units"
 )
 
 // Quantities in a scenario carry explicit units: a bare "2" could mean
@@ -23,53 +23,15 @@ type Bytes int64
 // Fraction is a probability in [0, 1]: "2%" or 0.02.
 type Fraction float64
 
-type unit struct {
-	suffix string
-	scale  float64
-}
-
-// Longer suffixes come first so that "ms" is not read as "s".
-var (
-	bandwidthUnits = []unit{{"Gbps", 1e9}, {"Mbps", 1e6}, {"kbps", 1e3}, {"Kbps", 1e3}, {"bps", 1}}
-	durationUnits  = []unit{{"min", 60e9}, {"ms", 1e6}, {"us", 1e3}, {"µs", 1e3}, {"ns", 1}, {"s", 1e9}}
-	byteUnits      = []unit{
-		{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
-		{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"kB", 1e3}, {"B", 1},
-	}
-)
-
-func unitNames(us []unit) string {
-	names := make([]string, len(us))
-	for i, u := range us {
-		names[i] = u.suffix
-	}
-	return strings.Join(names, ", ")
-}
-
-// splitUnit splits "1.5Mbps" into 1.5 and its scale.
-func splitUnit(s string, us []unit) (num float64, scale float64, ok bool) {
-	for _, u := range us {
-		if rest, found := strings.CutSuffix(s, u.suffix); found {
-			rest = strings.TrimSpace(rest)
-			f, err := strconv.ParseFloat(rest, 64)
-			if err != nil || rest == "" || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(rest, "xXpP_") {
-				return 0, 0, false
-			}
-			return f, u.scale, true
-		}
-	}
-	return 0, 0, false
-}
-
 // Parsers name the kind of quantity in their messages ("negative
 // bandwidth"); the field's path comes before it. A fraction's message
 // names the field (what), as "rate" reads better than "fraction".
 
 func parseBandwidth(s string) (Bandwidth, error) {
 	const what = "bandwidth"
-	f, scale, ok := splitUnit(strings.TrimSpace(s), bandwidthUnits)
+	f, scale, ok := units.Split(s, units.BitRate)
 	if !ok {
-		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"2Mbps\"", what, s, unitNames(bandwidthUnits))
+		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"2Mbps\"", what, s, units.Names(units.BitRate))
 	}
 	v := f * scale
 	switch {
@@ -96,9 +58,9 @@ func parseDuration(s string) (sim.Time, error) {
 	if s == "0" {
 		return 0, nil
 	}
-	f, scale, ok := splitUnit(s, durationUnits)
+	f, scale, ok := units.Split(s, units.Duration)
 	if !ok {
-		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"50ms\"", what, s, unitNames(durationUnits))
+		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"50ms\"", what, s, units.Names(units.Duration))
 	}
 	v := math.Round(f * scale)
 	switch {
@@ -112,9 +74,9 @@ func parseDuration(s string) (sim.Time, error) {
 
 func parseBytes(s string) (Bytes, error) {
 	const what = "size"
-	f, scale, ok := splitUnit(strings.TrimSpace(s), byteUnits)
+	f, scale, ok := units.Split(s, units.Size)
 	if !ok {
-		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"64KiB\"", what, s, unitNames(byteUnits))
+		return 0, fmt.Errorf("bad %s %q: want a number and a unit (%s), e.g. \"64KiB\"", what, s, units.Names(units.Size))
 	}
 	v := f * scale
 	switch {
@@ -129,15 +91,9 @@ func parseBytes(s string) (Bytes, error) {
 }
 
 func parseFraction(what, s string) (Fraction, error) {
-	s = strings.TrimSpace(s)
-	num, pct := strings.CutSuffix(s, "%")
-	num = strings.TrimSpace(num)
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || num == "" || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(num, "xXpP_") {
-		return 0, fmt.Errorf("bad %s %q: want a fraction (0.02) or a percentage (\"2%%\")", what, s)
-	}
-	if pct {
-		f /= 100
+	f, ok := units.Fraction(s)
+	if !ok {
+		return 0, fmt.Errorf("bad %s %q: want a fraction (0.02) or a percentage (\"2%%\")", what, strings.TrimSpace(s))
 	}
 	if f < 0 || f > 1 {
 		return 0, fmt.Errorf("%s %q outside [0, 1]", what, s)

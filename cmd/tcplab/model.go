@@ -67,7 +67,7 @@ func modelCommand(m *model.Model) *cobra.Command {
 		Args:  cobra.NoArgs,
 	}
 	for _, p := range m.Params {
-		c.Flags().String(p.Name, strconv.FormatFloat(p.Default, 'g', -1, 64), p.Help+" (number or lo:hi:step)")
+		c.Flags().String(p.Name, strconv.FormatFloat(p.Default, 'g', -1, 64), p.Help+" ("+p.Form()+", or lo:hi:step)")
 	}
 	c.Flags().String("format", "", "table, json or csv (default: table for one point, csv for a range)")
 	c.RunE = func(cmd *cobra.Command, _ []string) error {
