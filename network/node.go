@@ -7,6 +7,14 @@ type Middlebox interface {
 	Intercept(at *Node, p *Packet, from *Link) bool
 }
 
+// Radio is a node's wireless interface (package wireless): it carries a
+// packet to a neighbour in one hop over a shared medium, and names the
+// neighbours it can reach so that routes can use it.
+type Radio interface {
+	Send(p *Packet, to *Node)
+	Neighbours() []*Node
+}
+
 // Node is a host or router. It forwards by a static next-hop table.
 type Node struct {
 	ID   NodeID
@@ -15,18 +23,46 @@ type Node struct {
 
 	net   *Net
 	out   []*Link
-	route []*Link // next hop by destination NodeID
+	radio Radio
+	route []hop // next hop by destination NodeID
+}
+
+// hop is where a packet leaves a node: a link, or its radio toward a
+// neighbour.
+type hop struct {
+	link *Link
+	via  *Node
 }
 
 // Out lists the node's outgoing links.
 func (nd *Node) Out() []*Link { return nd.out }
 
-// NextHop is the link a packet for dst leaves on, or nil if unreachable.
+// SetRadio gives the node a wireless interface (before ComputeRoutes).
+func (nd *Node) SetRadio(r Radio) { nd.radio = r }
+
+// Radio is the node's wireless interface, or nil.
+func (nd *Node) Radio() Radio { return nd.radio }
+
+// NextHop is the link a packet for dst leaves on, or nil if it is
+// unreachable or leaves by radio (NextNode says where to).
 func (nd *Node) NextHop(dst NodeID) *Link {
 	if int(dst) >= len(nd.route) {
 		return nil
 	}
-	return nd.route[dst]
+	return nd.route[dst].link
+}
+
+// NextNode is the neighbour a packet for dst goes to next, by link or
+// radio, or nil if dst is unreachable.
+func (nd *Node) NextNode(dst NodeID) *Node {
+	if int(dst) >= len(nd.route) {
+		return nil
+	}
+	if h := nd.route[dst]; h.link != nil {
+		return h.link.To
+	} else {
+		return h.via
+	}
 }
 
 // Send originates or forwards p toward p.Dst.
@@ -35,13 +71,23 @@ func (nd *Node) Send(p *Packet) {
 		nd.deliver(p)
 		return
 	}
-	l := nd.NextHop(p.Dst)
-	if l == nil {
-		nd.net.Drop(p, NoRoute, nil)
-		return
+	var h hop
+	if int(p.Dst) < len(nd.route) {
+		h = nd.route[p.Dst]
 	}
-	l.Enqueue(p)
+	switch {
+	case h.link != nil:
+		h.link.Enqueue(p)
+	case h.via != nil:
+		nd.radio.Send(p, h.via)
+	default:
+		nd.net.Drop(p, NoRoute, nil)
+	}
 }
+
+// Arrive hands the node a packet its radio received (from is nil for the
+// middlebox: the packet came over the air).
+func (nd *Node) Arrive(p *Packet) { nd.receive(p, nil) }
 
 // receive handles a packet that crossed link from.
 func (nd *Node) receive(p *Packet, from *Link) {

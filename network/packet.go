@@ -51,10 +51,12 @@ const (
 	ChannelError            // the error model of a link corrupted it
 	RetxLoss                // injected loss of a retransmission
 	NoRoute                 // no path to the destination
+	RetryLimit              // a wireless MAC gave up after its retry limit (collisions, radio errors)
+	QueueAge                // a wireless interface queue dropped a packet that waited too long
 	NumDropCauses           // how many causes there are (NotDropped included): the size of per-cause arrays
 )
 
-var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_error", "retx_loss", "no_route"}
+var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_error", "retx_loss", "no_route", "retry_limit", "queue_age"}
 
 func (c DropCause) String() string { return dropCauseNames[c] }
 
@@ -62,7 +64,7 @@ func (c DropCause) String() string { return dropCauseNames[c] }
 // router's queue chose it (tail drop, AQM). Every other cause but NoRoute is
 // a loss on the channel, which a loss-differentiating TCP should call
 // wireless; the scoring of verdicts against ground truth reads this.
-func (c DropCause) Congestive() bool { return c == QueueOverflow || c == AQMDrop }
+func (c DropCause) Congestive() bool { return c == QueueOverflow || c == AQMDrop || c == QueueAge }
 
 // Random reports whether a drop of this cause is a loss on the channel
 // (corruption, collision, injected loss), not a queue's choice.
@@ -70,7 +72,7 @@ func (c DropCause) Random() bool { return c != NotDropped && c != NoRoute && !c.
 
 // DropCauses lists every real cause, in a fixed order for reports.
 func DropCauses() []DropCause {
-	return []DropCause{QueueOverflow, AQMDrop, ChannelError, RetxLoss, NoRoute}
+	return []DropCause{QueueOverflow, AQMDrop, ChannelError, RetxLoss, NoRoute, RetryLimit, QueueAge}
 }
 
 // Packet is a header-only packet: the fields TCP needs, its size on the

@@ -4,15 +4,16 @@ import "container/heap"
 
 // ComputeRoutes fills every node's next-hop table with shortest paths by
 // link cost (Dijkstra; cost 1 per link unless set, i.e. hop count, as
-// ns-2's static routing). Ties go to the node reached first in link order,
-// so routes never depend on map order.
+// ns-2's static routing). A radio's neighbours count as links of cost 1,
+// after the node's wired links. Ties go to the node reached first in link
+// order, so routes never depend on map order.
 func (n *Net) ComputeRoutes() {
 	const inf = int64(1) << 62
 	nn := len(n.Nodes)
 	dist := make([]int64, nn)
 	done := make([]bool, nn)
 	for _, src := range n.Nodes {
-		first := make([]*Link, nn) // first link on the path from src
+		first := make([]hop, nn) // first hop on the path from src
 		for i := range dist {
 			dist[i], done[i] = inf, false
 		}
@@ -25,21 +26,28 @@ func (n *Net) ComputeRoutes() {
 				continue
 			}
 			done[u] = true
-			for _, l := range n.Nodes[u].out {
-				c := l.Cost
-				if c <= 0 {
-					c = 1
-				}
-				v := l.To.ID
+			relax := func(v NodeID, c int64, h hop) {
 				if d := dist[u] + c; d < dist[v] {
 					dist[v] = d
 					if u == src.ID {
-						first[v] = l
+						first[v] = h
 					} else {
 						first[v] = first[u]
 					}
 					heap.Push(q, nodeItem{node: v, dist: d, seq: q.seq})
 					q.seq++
+				}
+			}
+			for _, l := range n.Nodes[u].out {
+				c := l.Cost
+				if c <= 0 {
+					c = 1
+				}
+				relax(l.To.ID, c, hop{link: l})
+			}
+			if r := n.Nodes[u].radio; r != nil {
+				for _, v := range r.Neighbours() {
+					relax(v.ID, 1, hop{via: v})
 				}
 			}
 		}
@@ -72,4 +80,4 @@ func (q *nodeQueue) Pop() any {
 }
 
 // Reachable reports whether b can be reached from a (after ComputeRoutes).
-func (n *Net) Reachable(a, b *Node) bool { return a == b || a.NextHop(b.ID) != nil }
+func (n *Net) Reachable(a, b *Node) bool { return a == b || a.NextNode(b.ID) != nil }

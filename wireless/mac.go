@@ -1,0 +1,335 @@
+package wireless
+
+import (
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+)
+
+// macState is where the DCF is with the frame in service.
+type macState uint8
+
+const (
+	idle     macState = iota // nothing to send
+	contend                  // a frame waits for its backoff
+	sendRTS                  // RTS on the air
+	waitCTS                  //
+	sendData                 // data on the air (after the backoff, or SIFS after a CTS)
+	waitACK                  //
+)
+
+// service is the packet the MAC is sending and its retry state.
+type service struct {
+	pkt       *network.Packet
+	to        *Radio
+	seq       uint32
+	short     int // transmissions of the frame (or its RTS) that failed
+	long      int // data transmissions after RTS/CTS that failed
+	sent      bool
+	delivered bool // the receiver has it (ground truth: a lost ACK is not a lost packet)
+	enq       int64
+}
+
+// queued is a packet in the interface queue.
+type queued struct {
+	pkt *network.Packet
+	to  *Radio
+	at  int64
+}
+
+// Send implements network.Radio: queue p for the neighbour to.
+func (r *Radio) Send(p *network.Packet, to *network.Node) {
+	dst := r.ch.byNode[to.ID]
+	now := r.now()
+	cfg := &r.ch.cfg
+	if r.queue.Len() >= cfg.QueueLimit {
+		r.expire(now)
+	}
+	if r.queue.Len() >= cfg.QueueLimit {
+		r.Stats.QueueDrops++
+		r.ch.net.Drop(p, network.QueueOverflow, nil)
+		return
+	}
+	r.queue.PushBack(queued{pkt: p, to: dst, at: now})
+	r.Stats.MaxQueueLen = max(r.Stats.MaxQueueLen, r.queue.Len())
+	if r.state == idle {
+		r.next(true)
+	}
+}
+
+// expire drops the packets at the head of the queue that waited longer
+// than the age limit.
+func (r *Radio) expire(now int64) {
+	limit := int64(r.ch.cfg.QueueMaxDelay)
+	for limit > 0 && r.queue.Len() > 0 && now-r.queue.At(0).at > limit {
+		q := r.queue.PopFront()
+		r.Stats.AgeDrops++
+		r.ch.net.Drop(q.pkt, network.QueueAge, nil)
+	}
+}
+
+// next takes the next packet into service, or goes idle; arrival says a
+// packet found the MAC idle.
+func (r *Radio) next(arrival bool) {
+	now := r.now()
+	r.expire(now)
+	if r.queue.Len() == 0 {
+		r.state = idle
+		return
+	}
+	q := r.queue.PopFront()
+	r.seq++
+	r.svc = service{pkt: q.pkt, to: q.to, seq: r.seq, enq: q.at}
+	r.state = contend
+	// A frame that arrives to find the backoff done but the medium busy,
+	// or idle for less than DIFS, draws a backoff (802.11-2020 §10.3.4.2).
+	if arrival && r.slots == 0 && (r.busy || now < r.idleAt+r.ifs) {
+		r.slots = r.draw()
+	}
+	r.arm()
+}
+
+func (r *Radio) draw() int { return r.rng.IntN(r.cw + 1) }
+
+// arm sets the access timer while contending on an idle medium.
+func (r *Radio) arm() {
+	if r.state == contend && !r.busy {
+		r.access.Arm(sim.Time(r.idleAt + r.ifs + int64(r.slots)*slotTime))
+	}
+}
+
+// update re-evaluates the MAC's view of the medium (physical carrier
+// sense, the NAV and its own exchange) and runs the backoff's clock.
+func (r *Radio) update() {
+	now := r.now()
+	busy := r.physBusy() || now < r.navEnd || r.state > contend
+	if busy == r.busy {
+		return
+	}
+	r.busy = busy
+	if busy {
+		// Freeze the backoff: the idle slots that ended since the IFS count.
+		if start := r.idleAt + r.ifs; now > start {
+			r.slots = max(0, r.slots-int((now-start)/slotTime))
+		}
+		r.access.Cancel()
+		return
+	}
+	r.idleAt = now
+	r.arm()
+}
+
+// onAccess: the backoff ended on an idle medium.
+func (r *Radio) onAccess() {
+	if r.state != contend || r.busy {
+		return
+	}
+	r.slots = 0
+	cfg := &r.ch.cfg
+	size := int(r.svc.pkt.Size) + macOverhead
+	if cfg.RTSThreshold >= 0 && size > cfg.RTSThreshold {
+		r.state = sendRTS
+		r.Stats.RTS++
+		dataDur := airTime(size, cfg.Rate)
+		nav := sifs + r.ch.ctsDur + sifs + dataDur + sifs + r.ch.ackDur
+		r.startTx(frame{kind: rtsFrame, from: r, to: r.svc.to, nav: nav, rate: cfg.BasicRate}, r.ch.rtsDur)
+		return
+	}
+	r.sendData()
+}
+
+func (r *Radio) sendData() {
+	cfg := &r.ch.cfg
+	r.state = sendData
+	r.Stats.DataFrames++
+	if r.svc.sent {
+		r.Stats.Retries++
+	}
+	dur := airTime(int(r.svc.pkt.Size)+macOverhead, cfg.Rate)
+	r.startTx(frame{kind: dataFrame, from: r, to: r.svc.to, nav: sifs + r.ch.ackDur, rate: cfg.Rate,
+		pkt: r.svc.pkt, seq: r.svc.seq, retry: r.svc.sent}, dur)
+	r.svc.sent = true
+}
+
+// onTxDone: the radio's own frame left the air.
+func (r *Radio) onTxDone() {
+	switch r.state {
+	case sendRTS:
+		r.state = waitCTS
+		r.wait.Arm(sim.Time(r.now() + r.ch.respTimeout))
+	case sendData:
+		r.state = waitACK
+		r.wait.Arm(sim.Time(r.now() + r.ch.respTimeout))
+	}
+	r.update()
+}
+
+// onTimeout: no response began in time. If one is being received, the
+// decision waits for its end.
+func (r *Radio) onTimeout() {
+	if r.rx != nil {
+		r.lateWait = true
+		return
+	}
+	r.failed()
+}
+
+// failed counts a missed CTS or ACK: back off with a doubled window, or
+// give up at the retry limit.
+func (r *Radio) failed() {
+	cfg := &r.ch.cfg
+	r.Stats.MissedACKs++
+	limit, count := cfg.ShortRetryLimit, &r.svc.short
+	if r.state == waitACK && cfg.RTSThreshold >= 0 && int(r.svc.pkt.Size)+macOverhead > cfg.RTSThreshold {
+		limit, count = cfg.LongRetryLimit, &r.svc.long
+	}
+	*count++
+	if *count >= limit {
+		r.Stats.RetryDrops++
+		if r.svc.delivered {
+			r.ch.net.Free(r.svc.pkt)
+		} else {
+			r.ch.net.Drop(r.svc.pkt, network.RetryLimit, nil)
+		}
+		r.done(true)
+		return
+	}
+	r.cw = min(2*(r.cw+1)-1, cfg.CWMax)
+	r.state = contend
+	r.slots = r.draw()
+	r.update()
+	r.arm()
+}
+
+// done ends the service of a packet (sent, or given up): reset the
+// window, draw the post-backoff, and take the next packet.
+func (r *Radio) done(drop bool) {
+	if !drop {
+		r.ch.net.Free(r.svc.pkt)
+	}
+	r.svc = service{}
+	r.cw = r.ch.cfg.CWMin
+	r.slots = r.draw()
+	r.state = idle
+	r.update()
+	r.next(false)
+}
+
+// received handles the end of a reception the PHY locked onto.
+func (r *Radio) received(f frame, ok, collided bool) {
+	now := r.now()
+	if ok && f.kind == dataFrame && f.to == r && r.PHYLoss != nil && r.PHYLoss.Drop(f.pkt, sim.Time(now)) != network.NotDropped {
+		ok, collided = false, false
+	}
+	if !ok {
+		if collided {
+			r.Stats.Collisions++
+		} else {
+			r.Stats.PHYErrors++
+		}
+		r.ifs = r.ch.eifs
+		r.settleLate()
+		r.update()
+		return
+	}
+	r.ifs = difs
+	if f.to != r {
+		// Virtual carrier sense: the exchange holds the medium for f.nav.
+		if end := now + f.nav; end > r.navEnd {
+			r.navEnd = end
+			r.nav.Arm(sim.Time(end))
+		}
+		r.settleLate()
+		r.update()
+		return
+	}
+	switch f.kind {
+	case dataFrame:
+		r.Stats.Received++
+		r.reply(frame{kind: ackFrame, from: r, to: f.from, rate: r.ackRate()})
+		if last, seen := r.lastSeq[f.from.idx]; seen && last == f.seq && f.retry {
+			r.Stats.Duplicates++
+		} else {
+			r.lastSeq[f.from.idx] = f.seq
+			f.from.svc.delivered = f.from.svc.seq == f.seq || f.from.svc.delivered
+			r.deliver(f.pkt)
+		}
+	case rtsFrame:
+		if now >= r.navEnd {
+			r.reply(frame{kind: ctsFrame, from: r, to: f.from, nav: f.nav - sifs - r.ch.ctsDur, rate: r.ch.cfg.BasicRate})
+		}
+	case ctsFrame:
+		if r.state == waitCTS && f.from == r.svc.to {
+			r.wait.Cancel()
+			r.lateWait = false
+			r.svc.short = 0
+			r.state = sendData // SIFS, then the data
+			r.resp = frame{kind: dataFrame}
+			r.respond.Arm(sim.Time(now + sifs))
+		}
+	case ackFrame:
+		if r.state == waitACK && f.from == r.svc.to {
+			r.wait.Cancel()
+			r.lateWait = false
+			r.done(false)
+			return
+		}
+	}
+	r.settleLate()
+	r.update()
+}
+
+// settleLate decides a response timeout that fell inside a reception
+// which turned out not to be the response.
+func (r *Radio) settleLate() {
+	if r.lateWait {
+		r.lateWait = false
+		if r.state == waitACK || r.state == waitCTS {
+			r.failed()
+		}
+	}
+}
+
+func (r *Radio) ackRate() float64 {
+	if r.ch.cfg.ACKRate != 0 {
+		return r.ch.cfg.ACKRate
+	}
+	return r.ch.cfg.Rate
+}
+
+// reply sends an ACK or CTS SIFS after the frame it answers, whatever the
+// medium (802.11-2020 §10.3.2.9).
+func (r *Radio) reply(f frame) {
+	r.resp = f
+	r.respond.Arm(sim.Time(r.now() + sifs))
+}
+
+func (r *Radio) onRespond() {
+	f := r.resp
+	switch f.kind {
+	case ackFrame:
+		r.startTx(f, r.ch.ackDur)
+	case ctsFrame:
+		r.startTx(f, r.ch.ctsDur)
+	case dataFrame:
+		if r.state == sendData {
+			r.sendData()
+		}
+	}
+}
+
+// deliver hands a received packet up: a copy of the sender's, which the
+// sender keeps until its ACK, unless the loss model above the MAC drops it.
+func (r *Radio) deliver(sent *network.Packet) {
+	p := r.ch.net.Alloc()
+	id := p.ID
+	*p = *sent
+	p.ID = id
+	if r.Loss != nil {
+		if c := r.Loss.Drop(p, sim.Time(r.now())); c != network.NotDropped {
+			r.Stats.AboveMAC++
+			r.ch.net.Drop(p, c, nil)
+			return
+		}
+	}
+	r.Node.Arrive(p)
+}
