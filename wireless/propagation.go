@@ -123,3 +123,34 @@ func validate(p Propagation) error {
 	}
 	return nil
 }
+
+// Profiles are the propagation set-ups of the reference ns-3 programs:
+// "range" (a hard disc: decoded and sensed up to the decode range),
+// "friis" (free space at 2.412 GHz) and "tworay" (two-ray ground at
+// 914 MHz, antennas 1.5 m high, ns-2's classic).
+var Profiles = []string{"range", "friis", "tworay"}
+
+// UseProfile sets the propagation model and derives the thresholds from
+// the ranges: frames decode up to decode metres, the medium is sensed busy
+// and signals interfere up to sense metres, and farther signals do not
+// exist. With "range" both ranges are the decode range.
+func (c *Config) UseProfile(name string, decode, sense float64) error {
+	switch name {
+	case "range":
+		c.Propagation = Range{Max: decode}
+		sense = decode
+	case "friis":
+		c.Propagation = Friis{Frequency: 2.412e9, SystemLoss: 1}
+	case "tworay":
+		c.Propagation = TwoRay{Frequency: 914e6, Height: 1.5, SystemLoss: 1}
+	default:
+		return &ConfigError{"propagation", fmt.Sprintf("unknown profile %q (want range, friis or tworay)", name)}
+	}
+	if !(decode > 0) || sense < decode {
+		return &ConfigError{"sense_range", fmt.Sprintf("%g m is shorter than the decode range %g m: frames would be decoded where the medium is not even sensed", sense, decode)}
+	}
+	c.RxThreshold = ThresholdAt(c.Propagation, c.TxPower, decode)
+	c.CCAThreshold = ThresholdAt(c.Propagation, c.TxPower, sense)
+	c.Sensitivity = c.CCAThreshold
+	return nil
+}
