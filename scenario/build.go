@@ -12,6 +12,7 @@ import (
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
 	"github.com/tcplab/tcplab/traffic"
+	"github.com/tcplab/tcplab/wireless"
 )
 
 // Run is a built scenario: the network with its flows attached, ready to
@@ -23,6 +24,7 @@ type Run struct {
 	drops    *dropTrace
 	series   *seriesTrace
 	packets  *packetTraces
+	wifi     *wireless.Channel
 }
 
 // source is what a flow's sender offers the runner; tcp.Flow and
@@ -45,9 +47,17 @@ func (s *Scenario) Build() (*Run, error) {
 	for i := range s.Links {
 		buildLink(net, &s.Links[i], nodes)
 	}
+	run := &Run{Scenario: s, Net: net}
+	if s.Wireless != nil {
+		ch, err := buildWireless(net, s.Wireless, nodes)
+		if err != nil {
+			r.at(s.Wireless.line, "wireless", "%v", err)
+			return nil, r.err()
+		}
+		run.wifi = ch
+	}
 	net.ComputeRoutes()
 
-	run := &Run{Scenario: s, Net: net}
 	for i := range s.Flows {
 		f := &s.Flows[i]
 		src, err := buildFlow(net, int32(i), f, nodes[f.Src], nodes[f.Dst])
@@ -298,6 +308,12 @@ func (r *Run) Run() (*Result, error) {
 	}
 	for _, c := range network.DropCauses() {
 		res.Drops[c.String()] = r.Net.Drops[c]
+	}
+	if r.wifi != nil {
+		res.Wireless = map[string]wireless.Stats{}
+		for _, rd := range r.wifi.Radios() {
+			res.Wireless[rd.Node.Name] = rd.Stats
+		}
 	}
 	if r.drops != nil {
 		if err := r.drops.close(); err != nil {

@@ -208,7 +208,7 @@ func (l *LinkSpec) check(r *reporter) {
 	}
 	l.Queue.check(r, l)
 	for i := range l.Loss {
-		l.Loss[i].check(r, l)
+		l.Loss[i].check(r)
 	}
 	if l.DelayProcess != nil {
 		l.DelayProcess.check(r, l)
@@ -275,7 +275,9 @@ func (q *QueueSpec) check(r *reporter, l *LinkSpec) {
 	}
 }
 
-func (s *LossSpec) check(r *reporter, l *LinkSpec) {
+// check fills defaults and reports bad parameters; extra names keys of an
+// enclosing entry that are not the model's (a radio loss's node and at).
+func (s *LossSpec) check(r *reporter, extra ...string) {
 	if s.Model == "" {
 		s.Model = "bernoulli"
 	}
@@ -284,7 +286,7 @@ func (s *LossSpec) check(r *reporter, l *LinkSpec) {
 		r.at(s.lineOf("model"), s.field("model"), "unknown loss model %q (have %s)", s.Model, kindNames(lossParams))
 		return
 	}
-	checkParams(r, &s.origin, "loss model", s.Model, params, lossRequired[s.Model], []string{"model", "direction", "packets"})
+	checkParams(r, &s.origin, "loss model", s.Model, params, lossRequired[s.Model], append([]string{"model", "direction", "packets"}, extra...))
 	checkDirection(r, &s.origin, &s.Direction)
 	switch s.Packets {
 	case "":

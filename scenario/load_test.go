@@ -86,7 +86,7 @@ links:
 		{"unknown top-level field", `duration: 10s
 nodes: [A]
 topology: star
-`, []string{`x.yaml:3: topology: unknown field (known: description, duration, flows, links, name, nodes, seed, trace)`}},
+`, []string{`x.yaml:3: topology: unknown field (known: description, duration, flows, links, name, nodes, seed, trace, wireless)`}},
 		{"unknown tcp field", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]

@@ -1,6 +1,9 @@
 package scenario
 
-import "github.com/tcplab/tcplab/metrics"
+import (
+	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/wireless"
+)
 
 // Result is what one run of a scenario produced, in the JSON form of
 // `tcplab run --format json`.
@@ -14,4 +17,7 @@ type Result struct {
 	// Drops counts every drop in the network by cause
 	// (network.DropCause names).
 	Drops map[string]int64 `json:"drops"`
+	// Wireless holds each radio's MAC counters, by node (absent without
+	// a wireless channel).
+	Wireless map[string]wireless.Stats `json:"wireless,omitempty"`
 }

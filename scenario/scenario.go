@@ -24,7 +24,9 @@ type Scenario struct {
 	Nodes       []NodeSpec `yaml:"nodes"`
 	Links       []LinkSpec `yaml:"links"`
 	Flows       []FlowSpec `yaml:"flows"`
-	Trace       TraceSpec  `yaml:"trace"`
+	// Wireless, if present, is an 802.11b channel some nodes share.
+	Wireless *WirelessSpec `yaml:"wireless"`
+	Trace    TraceSpec     `yaml:"trace"`
 	origin
 
 	// File is where the scenario was read from.

@@ -67,6 +67,9 @@ func (s *Scenario) check(r *reporter) {
 		l.check(r)
 	}
 
+	if s.Wireless != nil {
+		s.Wireless.check(r, nodes, adj)
+	}
 	comp := components(adj)
 	names := map[string]bool{}
 	for i := range s.Flows {
@@ -84,7 +87,11 @@ func (s *Scenario) check(r *reporter) {
 			if a == b {
 				r.at(f.lineOf("dst"), f.field("dst"), "flow from %q to itself", f.Dst)
 			} else if comp[a] != comp[b] {
-				r.at(f.lineOf("dst"), f.field("dst"), "no path from %s to %s: the nodes are not connected by links", f.Src, f.Dst)
+				by := "links"
+				if s.Wireless != nil {
+					by = "links or radios in decode range"
+				}
+				r.at(f.lineOf("dst"), f.field("dst"), "no path from %s to %s: the nodes are not connected by %s", f.Src, f.Dst, by)
 			}
 		}
 		f.checkApp(r)

@@ -23,6 +23,8 @@ var (
 	BitRate = []Suffix{{"Gbps", 1e9}, {"Mbps", 1e6}, {"kbps", 1e3}, {"Kbps", 1e3}, {"bps", 1}}
 	// Duration is in nanoseconds, the simulator's clock tick.
 	Duration = []Suffix{{"min", 60e9}, {"ms", 1e6}, {"us", 1e3}, {"µs", 1e3}, {"ns", 1}, {"s", 1e9}}
+	// Length is in metres.
+	Length = []Suffix{{"km", 1000}, {"m", 1}}
 	// Size is in bytes; KB is 10^3, KiB 2^10.
 	Size = []Suffix{
 		{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},

@@ -54,13 +54,13 @@ func DefaultConfig() Config {
 // Check reports a configuration that cannot work, naming the setting.
 func (c Config) Check() error {
 	if !slices.Contains(Rates, c.Rate) {
-		return &ConfigError{"rate", fmt.Sprintf("%g bit/s is not an 802.11b rate (1, 2, 5.5 or 11 Mbit/s)", c.Rate)}
+		return &ConfigError{"rate", fmt.Sprintf("%g Mbit/s is not an 802.11b rate (1, 2, 5.5 or 11 Mbit/s)", c.Rate/1e6)}
 	}
 	if !slices.Contains(Rates, c.BasicRate) {
-		return &ConfigError{"basic_rate", fmt.Sprintf("%g bit/s is not an 802.11b rate", c.BasicRate)}
+		return &ConfigError{"basic_rate", fmt.Sprintf("%g Mbit/s is not an 802.11b rate", c.BasicRate/1e6)}
 	}
 	if c.ACKRate != 0 && !slices.Contains(Rates, c.ACKRate) {
-		return &ConfigError{"ack_rate", fmt.Sprintf("%g bit/s is not an 802.11b rate", c.ACKRate)}
+		return &ConfigError{"ack_rate", fmt.Sprintf("%g Mbit/s is not an 802.11b rate", c.ACKRate/1e6)}
 	}
 	if c.ShortRetryLimit < 1 || c.LongRetryLimit < 1 {
 		return &ConfigError{"retry_limit", "want at least one transmission"}
