@@ -16,6 +16,8 @@ func BenchmarkExamples(b *testing.B) {
 		{"B-chain-4hop", "../examples/chain-4hop.yaml"},
 		{"C-dumbbell-10flows", "../examples/dumbbell-10flows.yaml"},
 		{"C-big", "../examples/c-big.yaml"},
+		{"wifi-chain-10hop-60s", "../examples/wifi-chain.yaml"},
+		{"wifi-saturation-n10", "../examples/wifi-saturation.yaml"},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

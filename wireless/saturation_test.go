@@ -18,6 +18,37 @@ import (
 // the reference ns-3 program does, and returns the payload throughput over
 // [2 s, 22 s) and the share of frames (RTSs) whose ACK (CTS) never came.
 func saturation(t testing.TB, n int, rate float64, rts bool, seed uint64) (mbps, p float64) {
+	net, ch := saturatedNet(t, n, rate, rts, seed)
+	cbrs := ch.cbrs
+	count := func() (bytes, frames, missed int64) {
+		for _, c := range cbrs {
+			bytes += c.Sink.Bytes
+		}
+		for _, r := range ch.Radios() {
+			missed += r.Stats.MissedACKs
+			if rts {
+				frames += r.Stats.RTS
+			} else {
+				frames += r.Stats.DataFrames
+			}
+		}
+		return
+	}
+	net.Run(2 * sim.Second)
+	b0, f0, m0 := count()
+	net.Run(22 * sim.Second)
+	b1, f1, m1 := count()
+	return float64(b1-b0) * 8 / 20 / 1e6, float64(m1-m0) / float64(f1-f0)
+}
+
+type satChannel struct {
+	*Channel
+	cbrs []*traffic.CBR
+}
+
+// saturatedNet builds the cell: n senders 5 m around a receiver, each
+// offering the data rate from 1 s (+ i ms).
+func saturatedNet(t testing.TB, n int, rate float64, rts bool, seed uint64) (*network.Net, satChannel) {
 	net := network.New(seed)
 	cfg := DefaultConfig()
 	cfg.Rate = rate
@@ -43,25 +74,7 @@ func saturation(t testing.TB, n int, rate float64, rts bool, seed uint64) (mbps,
 		t.Fatal(err)
 	}
 	net.ComputeRoutes()
-	count := func() (bytes, frames, missed int64) {
-		for _, c := range cbrs {
-			bytes += c.Sink.Bytes
-		}
-		for _, r := range ch.Radios() {
-			missed += r.Stats.MissedACKs
-			if rts {
-				frames += r.Stats.RTS
-			} else {
-				frames += r.Stats.DataFrames
-			}
-		}
-		return
-	}
-	net.Run(2 * sim.Second)
-	b0, f0, m0 := count()
-	net.Run(22 * sim.Second)
-	b1, f1, m1 := count()
-	return float64(b1-b0) * 8 / 20 / 1e6, float64(m1-m0) / float64(f1-f0)
+	return net, satChannel{ch, cbrs}
 }
 
 // Saturated single-hop throughput within 2% of ns-3.37 and collision
