@@ -476,7 +476,7 @@ func goodputFigure(c *Context, xParam, xLabel string, xScale float64, claimAt, f
 		Title:  c.Entry.Title,
 		XLabel: xLabel, YLabel: "goodput per connection (kbit/s)",
 		Series:  seriesChart(sums, xParam, "variant", xScale, 1e-3),
-		Caption: fmt.Sprintf("%s of T-DLRP (2013) on examples/tdlrp-mixed.yaml; mean of the replications, 95%% CI (Student's t). See docs/tdlrp.md for the settings the paper leaves out.", fig),
+		Caption: fmt.Sprintf("%s of T-DLRP (2013) on examples/%s; mean of the replications, 95%% CI (Student's t). See docs/tdlrp.md for the settings the paper leaves out.", fig, filepath.Base(c.Sweep.Scenario)),
 	}
 	out, err := writeFigure(c, ch, sums, "goodput_per_connection_bps")
 	if err != nil {

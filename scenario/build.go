@@ -114,7 +114,7 @@ func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
 	// only once Connect has named the two directions.
 	ab, ba := net.Connect(l.Name, nodes[l.From], nodes[l.To], cfg, func() network.Queue { return nil })
 	for _, d := range []*network.Link{ab, ba} {
-		d.Queue = newQueue(net, &l.Queue, d)
+		d.Queue = newQueue(net, &l.Queue, d.Name, d.Bandwidth)
 	}
 	// Each model draws from its own stream, named by link direction and
 	// its place in the list, so adding a model leaves the others' draws
@@ -144,22 +144,24 @@ func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
 	}
 }
 
-func newQueue(net *network.Net, q *QueueSpec, d *network.Link) network.Queue {
+// newQueue makes the queue in front of a transmitter named name sending
+// at bandwidth bit/s (a link direction, or a radio).
+func newQueue(net *network.Net, q *QueueSpec, name string, bandwidth float64) network.Queue {
 	switch q.Type {
 	case "red":
 		return network.NewRED(network.REDConfig{
 			MinTh: q.MinTh, MaxTh: q.MaxTh, MaxP: float64(q.MaxP), Wq: q.Wq,
 			Gentle: *q.Gentle, ByteMode: q.ByteMode, MeanPktSize: int(q.MeanPacketSize),
 			Limit: q.Limit, LimitBytes: int(q.LimitBytes), ECN: q.ECN,
-			Bandwidth: d.Bandwidth,
-		}, net.Stream("queue/"+d.Name))
+			Bandwidth: bandwidth,
+		}, net.Stream("queue/"+name))
 	case "marker":
 		m := network.NewMarker(q.Limit, float64(q.Fraction), q.Wq)
 		// Decay the average over idle time as RED does, with a
 		// 1000-byte packet as the typical one (ns-2's mean_pktsize_).
-		m.SetIdleDecay(sim.TxTime(1000, d.Bandwidth))
+		m.SetIdleDecay(sim.TxTime(1000, bandwidth))
 		if q.RetxDrop > 0 {
-			m.RetxDrop, m.Rand = float64(q.RetxDrop), net.Stream("queue/"+d.Name)
+			m.RetxDrop, m.Rand = float64(q.RetxDrop), net.Stream("queue/"+name)
 		}
 		return m
 	}

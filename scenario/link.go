@@ -206,7 +206,7 @@ func (l *LinkSpec) check(r *reporter) {
 		// a path's links can overflow.
 		r.at(l.lineOf("cost"), l.field("cost"), "cost %d outside [0, %d]", l.Cost, int64(maxCost))
 	}
-	l.Queue.check(r, l)
+	l.Queue.check(r, &l.origin, 50)
 	for i := range l.Loss {
 		l.Loss[i].check(r)
 	}
@@ -215,10 +215,12 @@ func (l *LinkSpec) check(r *reporter) {
 	}
 }
 
-func (q *QueueSpec) check(r *reporter, l *LinkSpec) {
+// check fills defaults (a limit of defaultLimit packets) and reports bad
+// parameters; owner is the link or channel the queue belongs to.
+func (q *QueueSpec) check(r *reporter, owner *origin, defaultLimit int) {
 	if q.path == "" {
-		q.path = l.field("queue")
-		q.line = l.line
+		q.path = owner.field("queue")
+		q.line = owner.line
 	}
 	if q.Type == "" {
 		q.Type = "droptail"
@@ -230,7 +232,7 @@ func (q *QueueSpec) check(r *reporter, l *LinkSpec) {
 	}
 	checkParams(r, &q.origin, "queue", q.Type, params, nil, nil)
 	if !q.has("limit") {
-		q.Limit = 50
+		q.Limit = defaultLimit
 	}
 	if q.Limit <= 0 && (q.Type == "marker" || !q.has("limit_bytes")) {
 		r.at(q.lineOf("limit"), q.field("limit"), "queue limit must be positive, got %d", q.Limit)

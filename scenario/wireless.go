@@ -39,7 +39,7 @@ type WirelessSpec struct {
 	RTSThreshold *Bytes      `yaml:"rts_threshold"` // frames above it use RTS/CTS; absent: never
 	ShortRetry   int         `yaml:"short_retry"`   // default 7
 	LongRetry    int         `yaml:"long_retry"`    // default 4
-	QueueLimit   int         `yaml:"queue_limit"`   // packets, default 500
+	Queue        QueueSpec   `yaml:"queue"`         // every radio's interface queue; default drop-tail of 500 packets
 	QueueMaxAge  *sim.Time   `yaml:"queue_max_age"` // default 500ms; 0 disables
 	Propagation  string      `yaml:"propagation"`   // range (default), friis, tworay
 	DecodeRange  Metres      `yaml:"decode_range"`  // default 250m
@@ -100,7 +100,7 @@ func (w *WirelessSpec) config() (wireless.Config, error) {
 	if w.RTSThreshold != nil {
 		c.RTSThreshold = int(*w.RTSThreshold)
 	}
-	c.ShortRetryLimit, c.LongRetryLimit, c.QueueLimit = w.ShortRetry, w.LongRetry, w.QueueLimit
+	c.ShortRetryLimit, c.LongRetryLimit, c.QueueLimit = w.ShortRetry, w.LongRetry, w.Queue.Limit
 	if w.QueueMaxAge != nil {
 		c.QueueMaxDelay = *w.QueueMaxAge
 	}
@@ -120,11 +120,13 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
 	}
 	def("rate", &w.Rate, 11e6)
 	def("basic_rate", &w.BasicRate, 1e6)
-	for key, v := range map[string]*int{"short_retry": &w.ShortRetry, "long_retry": &w.LongRetry, "queue_limit": &w.QueueLimit} {
-		if !w.has(key) {
-			*v = map[string]int{"short_retry": 7, "long_retry": 4, "queue_limit": 500}[key]
-		}
+	if !w.has("short_retry") {
+		w.ShortRetry = 7
 	}
+	if !w.has("long_retry") {
+		w.LongRetry = 4
+	}
+	w.Queue.check(r, &w.origin, 500)
 	if w.Propagation == "" {
 		w.Propagation = "range"
 	}
@@ -141,7 +143,7 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
 		key := "wireless"
 		if ce, ok := err.(*wireless.ConfigError); ok {
 			key = map[string]string{"rate": "rate", "basic_rate": "basic_rate", "ack_rate": "ack_rate",
-				"retry_limit": "short_retry", "queue.limit": "queue_limit", "propagation": "propagation",
+				"retry_limit": "short_retry", "queue.limit": "queue", "propagation": "propagation",
 				"sense_range": "sense_range", "rx_threshold": "decode_range", "cs_threshold": "sense_range"}[ce.Field]
 			r.at(w.lineOf(key), w.field(key), "%s", ce.Msg)
 		} else {
@@ -218,7 +220,8 @@ func buildWireless(net *network.Net, w *WirelessSpec, nodes map[string]*network.
 		return nil, err
 	}
 	for _, p := range w.positions() {
-		ch.Attach(nodes[p.Node], float64(p.X), float64(p.Y))
+		r := ch.Attach(nodes[p.Node], float64(p.X), float64(p.Y))
+		r.Queue = newQueue(net, &w.Queue, "wifi/"+p.Node, cfg.Rate)
 	}
 	if err := ch.Build(); err != nil {
 		return nil, err

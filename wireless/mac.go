@@ -29,28 +29,20 @@ type service struct {
 	enq       int64
 }
 
-// queued is a packet in the interface queue.
-type queued struct {
-	pkt *network.Packet
-	to  *Radio
-	at  int64
-}
-
-// Send implements network.Radio: queue p for the neighbour to.
-func (r *Radio) Send(p *network.Packet, to *network.Node) {
-	dst := r.ch.byNode[to.ID]
+// Send implements network.Radio: queue p for the neighbour to (it is
+// found again from the route when p reaches the head of the queue).
+func (r *Radio) Send(p *network.Packet, _ *network.Node) {
 	now := r.now()
-	cfg := &r.ch.cfg
-	if r.queue.Len() >= cfg.QueueLimit {
+	if r.Queue.Len() >= r.ch.cfg.QueueLimit {
 		r.expire(now)
 	}
-	if r.queue.Len() >= cfg.QueueLimit {
+	if c := r.Queue.Enqueue(p, sim.Time(now)); c != network.NotDropped {
 		r.Stats.QueueDrops++
-		r.ch.net.Drop(p, network.QueueOverflow, nil)
+		r.ch.net.Drop(p, c, nil)
 		return
 	}
-	r.queue.PushBack(queued{pkt: p, to: dst, at: now})
-	r.Stats.MaxQueueLen = max(r.Stats.MaxQueueLen, r.queue.Len())
+	r.enqAt.PushBack(now)
+	r.Stats.MaxQueueLen = max(r.Stats.MaxQueueLen, r.Queue.Len())
 	if r.state == idle {
 		r.next(true)
 	}
@@ -60,10 +52,11 @@ func (r *Radio) Send(p *network.Packet, to *network.Node) {
 // than the age limit.
 func (r *Radio) expire(now int64) {
 	limit := int64(r.ch.cfg.QueueMaxDelay)
-	for limit > 0 && r.queue.Len() > 0 && now-r.queue.At(0).at > limit {
-		q := r.queue.PopFront()
+	for limit > 0 && r.enqAt.Len() > 0 && now-*r.enqAt.At(0) > limit {
+		r.enqAt.PopFront()
+		p := r.Queue.Dequeue(sim.Time(now))
 		r.Stats.AgeDrops++
-		r.ch.net.Drop(q.pkt, network.QueueAge, nil)
+		r.ch.net.Drop(p, network.QueueAge, nil)
 	}
 }
 
@@ -72,13 +65,14 @@ func (r *Radio) expire(now int64) {
 func (r *Radio) next(arrival bool) {
 	now := r.now()
 	r.expire(now)
-	if r.queue.Len() == 0 {
+	if r.Queue.Len() == 0 {
 		r.state = idle
 		return
 	}
-	q := r.queue.PopFront()
+	enq := r.enqAt.PopFront()
+	p := r.Queue.Dequeue(sim.Time(now))
 	r.seq++
-	r.svc = service{pkt: q.pkt, to: q.to, seq: r.seq, enq: q.at}
+	r.svc = service{pkt: p, to: r.ch.byNode[r.Node.NextNode(p.Dst).ID], seq: r.seq, enq: enq}
 	r.state = contend
 	// A frame that arrives to find the backoff done but the medium busy,
 	// or idle for less than DIFS, draws a backoff (802.11-2020 §10.3.4.2).

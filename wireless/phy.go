@@ -18,7 +18,11 @@ type Radio struct {
 	// Loss, if set, drops packets after the MAC acknowledged them, before
 	// IP: the loss TCP sees.
 	PHYLoss, Loss network.ErrorModel
-	Stats         Stats
+	// Queue is the interface queue (default: drop-tail of the configured
+	// limit); any FIFO discipline fits, e.g. a marker for the congestion
+	// warnings of NewJersey and T-DLRP. The age limit applies on top.
+	Queue network.Queue
+	Stats Stats
 
 	ch    *Channel
 	idx   int
@@ -38,7 +42,7 @@ type Radio struct {
 	// MAC state (mac.go).
 	state    macState
 	svc      service
-	queue    ring.Buffer[queued]
+	enqAt    ring.Buffer[int64] // enqueue times of the queued packets, in order
 	cw       int
 	slots    int   // backoff slots left, counted from idleAt + ifs
 	busy     bool  // the MAC's view of the medium, last evaluated

@@ -1,0 +1,156 @@
+package repro
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tcplab/tcplab/plot"
+	"github.com/tcplab/tcplab/store"
+)
+
+// T-DLRP's multihop evaluation (§5.3, Figs. 13-15) on the 11-node 802.11b
+// chain of examples/tdlrp-chain.yaml. The loss models sit at the
+// destination's radio above the MAC (TCP sees them); the marker is every
+// radio's interface queue.
+
+// tdlrpChainVariants are the seven variants with NewJersey's own marking
+// threshold, set on the radios' queues instead of the wired bottleneck.
+var tdlrpChainVariants = strings.ReplaceAll(tdlrpVariants, "links.bottleneck.queue.fraction", "wireless.queue.fraction")
+
+// tdlrpHops are the hop counts of Fig. 14a as cases: the flows start
+// farther up the chain, the lossy destination stays n11.
+func tdlrpHops() string {
+	var b strings.Builder
+	b.WriteString("  - name: hops\n    cases:\n")
+	for h := 1; h <= 10; h++ {
+		fmt.Fprintf(&b, "      \"%d\": {\"flows.f{i}.src\": n%d}\n", h, 11-h)
+	}
+	return b.String()
+}
+
+func init() {
+	for _, e := range []*Entry{
+		{
+			Name: "tdlrp-fig14a", Title: "Goodput per connection vs hops on the 802.11b chain, 3 flows, 3% loss, 1% retransmission loss",
+			Claim: "Throughput falls with the hops and T-DLRP's stays the highest; at 10 hops it is 47% above NewJersey's and more than 50% above NewReno's.",
+			Sweep: `name: tdlrp-fig14a
+scenario: examples/tdlrp-chain.yaml
+set: {"flows.f{i}.count": 3}
+grid:
+` + tdlrpHops() + tdlrpChainVariants + `replications: 5
+metrics: [goodput_bps, timeouts]
+`,
+			Short: tdlrpShort,
+			Report: func(c *Context) (*Outcome, error) {
+				return goodputFigure(c, "hops", "hops", 1, "10", "Fig. 14a", []gainClaim{{"newjersey", 0.47}, {"newreno", 0.50}})
+			},
+		},
+		{
+			Name: "tdlrp-fig14b", Title: "Goodput vs retransmission loss on the 10-hop chain, 2% loss",
+			Claim: "T-DLRP achieves better throughput than DAC and the other variants at every retransmission loss rate from 0.01% to 0.1%.",
+			Sweep: `name: tdlrp-fig14b
+scenario: examples/tdlrp-chain.yaml
+set: {wireless.loss.0.rate: 2%}
+grid:
+  - path: wireless.loss.1.rate
+    values: [0.01%, 0.025%, 0.05%, 0.075%, 0.1%]
+` + tdlrpChainVariants + `replications: 5
+metrics: [goodput_bps, timeouts]
+`,
+			Short: tdlrpShort,
+			Report: func(c *Context) (*Outcome, error) {
+				return goodputFigure(c, "wireless.loss.1.rate", "retransmission loss rate (%)", 100, "0.1%", "Fig. 14b", []gainClaim{{"dac", 0}})
+			},
+		},
+		{
+			Name: "tdlrp-fig15", Title: "Goodput and timeouts vs packet loss on the 10-hop chain, 0.05% retransmission loss",
+			Claim: "At 5% loss every variant but T-DLRP stays below 300 kbit/s; T-DLRP is more than 85% above NewJersey, with fewer timeouts.",
+			Sweep: `name: tdlrp-fig15
+scenario: examples/tdlrp-chain.yaml
+set: {wireless.loss.1.rate: 0.05%}
+grid:
+  - path: wireless.loss.0.rate
+    values: [1%, 2%, 3%, 4%, 5%]
+` + tdlrpChainVariants + `replications: 5
+metrics: [goodput_bps, timeouts]
+`,
+			Short:  tdlrpShort,
+			Report: fig15Report,
+		},
+	} {
+		e.Paper = "tdlrp"
+		e.Source = tdlrpSource
+		Register(e)
+	}
+}
+
+// fig15Report adds to the goodput figure the paper's two other claims:
+// the others under 300 kbit/s at 5% (Fig. 15a) and fewer timeouts than
+// NewJersey (Fig. 15b).
+func fig15Report(c *Context) (*Outcome, error) {
+	const x = "wireless.loss.0.rate"
+	out, err := goodputFigure(c, x, "packet loss rate (%)", 100, "5%", "Fig. 15a", []gainClaim{{"newjersey", 0.85}})
+	if err != nil {
+		return nil, err
+	}
+	pts, err := perRun(c.Store, meanGoodput)
+	if err != nil {
+		return nil, err
+	}
+	sums := summaries(pts)
+	var above []string
+	for _, s := range sums {
+		if v := paramValue(s.Params, "variant"); v != "tdlrp" && paramValue(s.Params, x) == "5%" && s.Mean >= 300e3 {
+			above = append(above, fmt.Sprintf("%s %.0f", v, s.Mean/1e3))
+		}
+	}
+	cl := Claim{Figure: "Fig. 15a", Text: "at 5% loss every variant but T-DLRP is below 300 kbit/s", Paper: "< 300 kbit/s",
+		Measured: fmt.Sprintf("%d variants at or above 300 kbit/s", len(above)), Verdict: verdictOf(len(above) == 0)}
+	if len(above) > 0 {
+		cl.Reason = "at or above 300 kbit/s: " + strings.Join(above, ", ") + " (the 10-hop chain's capacity, not the loss, bounds most variants)"
+	} else {
+		cl.Reason = "every other variant's mean is below 300 kbit/s"
+	}
+	out.Claims = append(out.Claims, cl)
+
+	tpts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
+		s, n := flowSum(r, "timeouts")
+		return s / float64(n), n > 0
+	})
+	if err != nil {
+		return nil, err
+	}
+	tsums := summaries(tpts)
+	ch := plot.Chart{Title: "T-DLRP Fig. 15b: timeouts vs packet loss on the 10-hop chain", XLabel: "packet loss rate (%)",
+		YLabel: "timeouts per connection", Series: seriesChart(tsums, x, "variant", 100, 1),
+		Caption: "Mean of the replications, 95% CI (Student's t); examples/tdlrp-chain.yaml, 0.05% retransmission loss."}
+	tc := *c
+	tc.Entry = &Entry{Name: c.Entry.Name + "-timeouts", Title: ch.Title}
+	tout, err := writeFigure(&tc, ch, tsums, "timeouts")
+	if err != nil {
+		return nil, err
+	}
+	out.Files = append(out.Files, tout.Files...)
+	out.Figures = append(out.Figures, tout.Figures...)
+	var worse []string
+	rates := []string{"1%", "2%", "3%", "4%", "5%"}
+	for _, r := range rates {
+		t, ok1 := at(tsums, x, r, "tdlrp")
+		j, ok2 := at(tsums, x, r, "newjersey")
+		if ok1 && ok2 {
+			out.Measured = append(out.Measured, fmt.Sprintf("timeouts at %s: T-DLRP %s, NewJersey %s", r, ciText(t, 1, ""), ciText(j, 1, "")))
+			if t.Mean >= j.Mean {
+				worse = append(worse, r)
+			}
+		}
+	}
+	tcl := Claim{Figure: "Fig. 15b", Text: "T-DLRP has fewer timeouts than NewJersey", Paper: "fewer at every loss rate",
+		Measured: fmt.Sprintf("fewer at %d of %d loss rates", len(rates)-len(worse), len(rates)), Verdict: verdictOf(len(worse) == 0)}
+	if len(worse) > 0 {
+		tcl.Reason = "not fewer at " + strings.Join(worse, ", ")
+	} else {
+		tcl.Reason = "mean timeouts per connection below NewJersey's at every loss rate"
+	}
+	out.Claims = append(out.Claims, tcl)
+	return out, nil
+}
