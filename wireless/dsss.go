@@ -139,6 +139,12 @@ func chunkSuccess(sinr, nbits, rate float64) float64 {
 	if nbits <= 0 {
 		return 1
 	}
+	// Far above the curves' knees a bit error is below 1e-20: the frame
+	// survives, and the exponentials need not be computed.
+	switch {
+	case rate == 1e6 && sinr > 2.2, rate == 2e6 && sinr > 8, sinr > cckPerfect:
+		return 1
+	}
 	switch rate {
 	case 1e6:
 		return math.Exp(nbits * math.Log1p(-dbpskBER(sinr)))
