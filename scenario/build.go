@@ -85,7 +85,7 @@ func (s *Scenario) Build() (*Run, error) {
 		}
 	}
 	if len(r.errs) == 0 {
-		t, err := attachPacketTraces(s, net, run.flows)
+		t, err := attachPacketTraces(s, net, run.flows, run.wifi)
 		if err != nil {
 			r.at(s.Trace.line, "trace", "%v", err)
 		}

@@ -53,6 +53,9 @@ type TraceSpec struct {
 	// Pcap and NS2 are packet traces of links (trace.go).
 	Pcap []PcapSpec `yaml:"pcap"`
 	NS2  *NS2Spec   `yaml:"ns2"`
+	// Air is a pcap of every frame on the wireless channel, link type
+	// IEEE 802.11 (Wireshark decodes the MAC frames).
+	Air string `yaml:"air"`
 	origin
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/trace"
+	"github.com/tcplab/tcplab/wireless"
 )
 
 // PcapSpec is a pcap capture of one link:
@@ -54,7 +55,7 @@ func (t *TraceSpec) checkPackets(r *reporter, links map[string]bool) {
 		}
 		files[filepath.Clean(name)] = path
 	}
-	for _, f := range []struct{ name, path string }{{t.Drops, "trace.drops"}, {t.TCP, "trace.tcp"}} {
+	for _, f := range []struct{ name, path string }{{t.Drops, "trace.drops"}, {t.TCP, "trace.tcp"}, {t.Air, "trace.air"}} {
 		if f.name == "" {
 			continue
 		}
@@ -117,6 +118,7 @@ type packetTraces struct {
 	bufs  []*bufio.Writer
 	pcaps []*trace.Pcap
 	ns2   *trace.NS2
+	air   *trace.Air
 }
 
 // linkDirections returns the two directions of the scenario link name, in
@@ -136,8 +138,8 @@ func linkDirections(net *network.Net, name string) (fwd, rev *network.Link) {
 
 // attachPacketTraces opens the trace files and hooks the writers on the
 // links. Flows tell the writers which direction carries each flow's data.
-func attachPacketTraces(s *Scenario, net *network.Net, flows []source) (*packetTraces, error) {
-	if len(s.Trace.Pcap) == 0 && s.Trace.NS2 == nil {
+func attachPacketTraces(s *Scenario, net *network.Net, flows []source, ch *wireless.Channel) (*packetTraces, error) {
+	if len(s.Trace.Pcap) == 0 && s.Trace.NS2 == nil && s.Trace.Air == "" {
 		return nil, nil
 	}
 	var info []trace.Flow
@@ -180,6 +182,18 @@ func attachPacketTraces(s *Scenario, net *network.Net, flows []source) (*packetT
 			trace.Attach(d, pc)
 		}
 	}
+	if s.Trace.Air != "" && ch != nil {
+		w, err := create(s.Trace.Air)
+		if err != nil {
+			pt.close()
+			return nil, fmt.Errorf("trace.air: %w", err)
+		}
+		if pt.air, err = trace.NewAir(w, info); err != nil {
+			pt.close()
+			return nil, fmt.Errorf("trace.air: %w", err)
+		}
+		ch.SetTracer(pt.air)
+	}
 	if n := s.Trace.NS2; n != nil {
 		w, err := create(n.File)
 		if err != nil {
@@ -210,6 +224,9 @@ func (pt *packetTraces) close() error {
 	var errs []error
 	for _, p := range pt.pcaps {
 		errs = append(errs, p.Err())
+	}
+	if pt.air != nil {
+		errs = append(errs, pt.air.Err())
 	}
 	if pt.ns2 != nil {
 		errs = append(errs, pt.ns2.Flush())

@@ -101,6 +101,9 @@ func (s *Scenario) check(r *reporter) {
 		r.at(s.Trace.lineOf("drops"), "trace.drops", "empty file name")
 	}
 	s.Trace.checkPackets(r, links)
+	if s.Trace.Air != "" && s.Wireless == nil {
+		r.at(s.Trace.lineOf("air"), "trace.air", "no wireless section: there is no air to capture")
+	}
 }
 
 // nodeRef resolves a reference to a node written under key.

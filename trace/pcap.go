@@ -83,19 +83,24 @@ type Pcap struct {
 	n      int64
 	err    error
 
-	eth  layers.Ethernet
-	ip   layers.IPv4
-	tcp  layers.TCP
-	udp  layers.UDP
-	opts [2]layers.TCPOption
-	ts   [8]byte
-	sack [8 * network.MaxSack]byte
+	eth    layers.Ethernet
+	layers []gopacket.SerializableLayer
+	ip     layers.IPv4
+	tcp    layers.TCP
+	udp    layers.UDP
+	opts   [2]layers.TCPOption
+	ts     [8]byte
+	sack   [8 * network.MaxSack]byte
 }
 
 // NewPcap writes the pcap file header to w. flows describes the
 // scenario's flows by index (packets of flows not listed are taken to be
 // data if they carry payload).
 func NewPcap(w io.Writer, flows []Flow, o PcapOptions) (*Pcap, error) {
+	return newPcap(w, flows, o, layers.LinkTypeEthernet)
+}
+
+func newPcap(w io.Writer, flows []Flow, o PcapOptions, link layers.LinkType) (*Pcap, error) {
 	if o.Events == "" {
 		o.Events = "-"
 	}
@@ -109,7 +114,7 @@ func NewPcap(w io.Writer, flows []Flow, o PcapOptions) (*Pcap, error) {
 		snap = 65535
 	}
 	pw := pcapgo.NewWriter(w)
-	if err := pw.WriteFileHeader(uint32(snap), layers.LinkTypeEthernet); err != nil {
+	if err := pw.WriteFileHeader(uint32(snap), link); err != nil {
 		return nil, err
 	}
 	return &Pcap{w: pw, flows: flows, events: o.Events, snap: snap,
@@ -127,11 +132,18 @@ func (c *Pcap) Trace(ev byte, _ *network.Link, p *network.Packet, now sim.Time) 
 	if c.err != nil || !hasByte(c.events, ev) {
 		return
 	}
-	data, wire, err := c.encode(p)
+	c.eth = layers.Ethernet{SrcMAC: nodeMAC(p.Src), DstMAC: nodeMAC(p.Dst), EthernetType: layers.EthernetTypeIPv4}
+	data, err := c.encode(p, &c.eth)
 	if err != nil {
 		c.err = err
 		return
 	}
+	c.write(data, now)
+}
+
+// write stores one captured frame.
+func (c *Pcap) write(data []byte, now sim.Time) {
+	wire := len(data)
 	ci := gopacket.CaptureInfo{
 		Timestamp:     time.Unix(0, int64(now)).UTC(),
 		CaptureLength: min(len(data), c.snap),
@@ -161,11 +173,9 @@ func (c *Pcap) fromSender(p *network.Packet) bool {
 	return p.IsData()
 }
 
-// encode builds the frame for p and returns it with its length on the
-// wire.
-func (c *Pcap) encode(p *network.Packet) ([]byte, int, error) {
+// encode builds the frame for p behind the given link-layer headers.
+func (c *Pcap) encode(p *network.Packet, link ...gopacket.SerializableLayer) ([]byte, error) {
 	src, dst := NodeIP(p.Src), NodeIP(p.Dst)
-	c.eth = layers.Ethernet{SrcMAC: nodeMAC(p.Src), DstMAC: nodeMAC(p.Dst), EthernetType: layers.EthernetTypeIPv4}
 	c.ip = layers.IPv4{Version: 4, TTL: 64, SrcIP: src[:], DstIP: dst[:], Id: uint16(p.ID), Flags: layers.IPv4DontFragment}
 	// ECN field of the TOS byte (RFC 3168 §5): ECT(0) = 10, CE = 11.
 	switch {
@@ -190,13 +200,12 @@ func (c *Pcap) encode(p *network.Packet) ([]byte, int, error) {
 		c.encodeTCP(p)
 		l4 = &c.tcp
 	}
-	err := gopacket.SerializeLayers(c.buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true},
-		&c.eth, &c.ip, l4, gopacket.Payload(c.zeros[:payload]))
-	if err != nil {
-		return nil, 0, err
+	ls := append(append(c.layers[:0], link...), &c.ip, l4, gopacket.Payload(c.zeros[:payload]))
+	c.layers = ls
+	if err := gopacket.SerializeLayers(c.buf, gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}, ls...); err != nil {
+		return nil, err
 	}
-	data := c.buf.Bytes()
-	return data, len(data), nil
+	return c.buf.Bytes(), nil
 }
 
 func (c *Pcap) encodeTCP(p *network.Packet) {

@@ -102,6 +102,8 @@ type Channel struct {
 	ccaMW, rxMW, preSN float64
 	free               *signal // pool of signals
 	built              bool
+	tracer             FrameTracer
+	ev                 FrameEvent // reused for every traced frame
 
 	// Derived durations (ns).
 	ackDur, ctsDur, rtsDur, eifs, respTimeout int64
@@ -266,9 +268,28 @@ func (s *signal) fire() {
 	r.ch.putSignal(s)
 }
 
+// SetTracer makes t see every frame put on the air.
+func (c *Channel) SetTracer(t FrameTracer) { c.tracer = t }
+
 // transmit puts frame f on the air from r for dur ns.
 func (c *Channel) transmit(r *Radio, f frame, dur int64) {
 	now := int64(c.net.Now())
+	if c.tracer != nil {
+		e := &c.ev
+		*e = FrameEvent{Kind: kindNames[f.kind], From: r.Node.ID, To: f.to.Node.ID, NAV: f.nav, Seq: f.seq,
+			Retry: f.retry, Packet: f.pkt, Start: now, AirTime: dur}
+		switch f.kind {
+		case dataFrame:
+			e.Bytes = int(f.pkt.Size) + macOverhead
+		case ackFrame:
+			e.Bytes = ackBytes
+		case rtsFrame:
+			e.Bytes = rtsBytes
+		case ctsFrame:
+			e.Bytes = ctsBytes
+		}
+		c.tracer.Frame(e)
+	}
 	for _, h := range r.hears {
 		s := c.getSignal()
 		s.f, s.to, s.mw, s.begun = f, h.r, h.mw, false

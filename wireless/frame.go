@@ -24,3 +24,23 @@ type frame struct {
 	retry    bool
 	dataEnd  int64 // the data frame's end at the sender, for matching its ACK
 }
+
+// FrameEvent is a frame put on the air, as a trace sees it.
+type FrameEvent struct {
+	Kind     string // "data", "ack", "rts" or "cts"
+	From, To network.NodeID
+	NAV      int64 // the duration field, ns
+	Seq      uint32
+	Retry    bool
+	Packet   *network.Packet // data frames only; not to be kept
+	Start    int64           // ns
+	AirTime  int64           // ns
+	Bytes    int             // MPDU bytes
+}
+
+// FrameTracer observes every frame a channel carries.
+type FrameTracer interface {
+	Frame(e *FrameEvent)
+}
+
+var kindNames = [...]string{dataFrame: "data", ackFrame: "ack", rtsFrame: "rts", ctsFrame: "cts"}
