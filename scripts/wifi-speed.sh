@@ -14,4 +14,4 @@ for i in $(seq "$N"); do
 	b=$(t scripts/ns3/wifi-chain --hops=10 --rate=11 --prop=range --time=60)
 	echo "run $i: tcplab $a s, ns-3 $b s, ratio $(echo "$b / $a" | bc -l | cut -c1-6)"
 done | tee /tmp/wifi-speed.txt
-sort -t' ' -k9 -n /tmp/wifi-speed.txt | awk '{r[NR]=$NF} END {print "median ratio " r[int((NR+1)/2)]}'
+sort -t' ' -k10 -n /tmp/wifi-speed.txt | awk '{r[NR]=$NF} END {print "median ratio " r[int((NR+1)/2)]}'
