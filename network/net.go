@@ -31,6 +31,12 @@ type Net struct {
 	flowDrop  []DropFunc // by flow index; nil entries are skipped
 	// Drops counts drops by cause over the whole network.
 	Drops [NumDropCauses]int64
+
+	// Route building (routing.go): scratch reused across sources.
+	routesFor int // nodes when ComputeRoutes ran; 0: never
+	dist      []int64
+	done      []bool
+	queue     nodeQueue
 }
 
 // New makes an empty network whose random streams derive from seed.

@@ -43,26 +43,30 @@ func (nd *Node) SetRadio(r Radio) { nd.radio = r }
 // Radio is the node's wireless interface, or nil.
 func (nd *Node) Radio() Radio { return nd.radio }
 
+// hop returns the next hop toward dst, building the node's table on
+// first use (the zero hop: unreachable).
+func (nd *Node) hop(dst NodeID) hop {
+	if nd.route == nil && nd.net.routesFor > 0 {
+		nd.route = nd.net.routes(nd)
+	}
+	if int(dst) >= len(nd.route) {
+		return hop{}
+	}
+	return nd.route[dst]
+}
+
 // NextHop is the link a packet for dst leaves on, or nil if it is
 // unreachable or leaves by radio (NextNode says where to).
-func (nd *Node) NextHop(dst NodeID) *Link {
-	if int(dst) >= len(nd.route) {
-		return nil
-	}
-	return nd.route[dst].link
-}
+func (nd *Node) NextHop(dst NodeID) *Link { return nd.hop(dst).link }
 
 // NextNode is the neighbour a packet for dst goes to next, by link or
 // radio, or nil if dst is unreachable.
 func (nd *Node) NextNode(dst NodeID) *Node {
-	if int(dst) >= len(nd.route) {
-		return nil
-	}
-	if h := nd.route[dst]; h.link != nil {
+	h := nd.hop(dst)
+	if h.link != nil {
 		return h.link.To
-	} else {
-		return h.via
 	}
+	return h.via
 }
 
 // Send originates or forwards p toward p.Dst.
@@ -71,10 +75,7 @@ func (nd *Node) Send(p *Packet) {
 		nd.deliver(p)
 		return
 	}
-	var h hop
-	if int(p.Dst) < len(nd.route) {
-		h = nd.route[p.Dst]
-	}
+	h := nd.hop(p.Dst)
 	switch {
 	case h.link != nil:
 		h.link.Enqueue(p)
