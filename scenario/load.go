@@ -65,6 +65,11 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 	var doc yaml.Node
 	if err := unmarshalYAML(data, &doc); err != nil {
 		line, msg := syntaxError(err)
+		// The parser reports an unclosed [ or { at the line before the one
+		// it opened on; name the bracket's own line instead.
+		if at, open := unclosed(data); at > 0 {
+			line, msg = at, fmt.Sprintf("syntax error: this %q is never closed", string(open))
+		}
 		r.at(line, "", "%s", msg)
 		return nil, r.err()
 	}
@@ -122,6 +127,55 @@ func unmarshalYAML(data []byte, n *yaml.Node) (err error) {
 		}
 	}()
 	return yaml.Unmarshal(data, n)
+}
+
+// unclosed finds the outermost flow bracket ([ or {) left open at the end
+// of the text, skipping quoted strings and comments; line is 0 if every
+// bracket closes.
+func unclosed(data []byte) (line int, open byte) {
+	type mark struct {
+		line int
+		b    byte
+	}
+	var stack []mark
+	ln := 1
+	var quote byte
+	comment := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n':
+			ln++
+			comment = false
+			continue
+		case comment:
+			continue
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '#':
+			comment = i == 0 || data[i-1] == ' ' || data[i-1] == '\t'
+		case '"', '\'':
+			// A quote starts a string only where a value can begin.
+			if i == 0 || strings.IndexByte(" \t[{,:", data[i-1]) >= 0 {
+				quote = c
+			}
+		case '[', '{':
+			stack = append(stack, mark{ln, c})
+		case ']', '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0, 0
+	}
+	return stack[0].line, stack[0].b
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -133,6 +133,8 @@ flows:
 			`x.yaml:7: flows[f].app.size: missing: application transfer needs it`,
 		}},
 		{"syntax error", "duration: 10s\nnodes: a: b\n", []string{`x.yaml:2: syntax error: mapping values are not allowed in this context`}},
+		{"unclosed bracket", "duration: 10s\nnodes: [A, B\nlinks: []\n", []string{`x.yaml:2: syntax error: this "[" is never closed`}},
+		{"unclosed brace in a list", "duration: 10s\nnodes: [A]\nlinks:\n  - {from: A, to: \"B]\"\n  - {from: B}\n", []string{`x.yaml:4: syntax error: this "{" is never closed`}},
 		{"tab indentation", "duration: 10s\nnodes:\n\t- A\n", []string{`x.yaml:3: syntax error: found character that cannot start any token`}},
 		{"duplicate key", "duration: 10s\nduration: 20s\nnodes: [A]\n", []string{`x.yaml:2: duration: duplicate key`}},
 		{"alias", "duration: &d 10s\nnodes: [A]\nlinks: *d\n", []string{`x.yaml:3: links: aliases (*name) are not supported`}},
