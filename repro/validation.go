@@ -2,6 +2,7 @@ package repro
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -189,9 +190,9 @@ func validationReport(c *Context) (*Outcome, error) {
 		mathis.Y = append(mathis.Y, modelGoodput(model.Mathis(model.MathisParams{P: p, RTT: rtt, B: 1}), p)/1e3)
 	}
 	ch.Curves = []plot.Curve{pftk, mathis}
-	ch.Caption = fmt.Sprintf("Points: mean goodput of %d replications (200 s each, ns-2 profile, no delayed ACKs); error bars: 95%% CI (Student's t). "+
+	ch.Caption = fmt.Sprintf("Points: mean goodput of %d replications (%g s each, ns-2 profile, no delayed ACKs); error bars: 95%% CI (Student's t). "+
 		"Models: packets/s × (1-p) × 1024 B, p = the link's loss rate, RTT = mean SRTT measured by NewReno over all loss rates "+
-		"(base RTT %.0f ms + queueing), T0 = mean RTO measured likewise, b = 1.", sums[0].N, baseRTT*1e3)
+		"(base RTT %.0f ms + queueing), T0 = mean RTO measured likewise, b = 1.", sums[0].N, runSeconds(c), baseRTT*1e3)
 
 	base := filepath.Join(c.Dir, c.Entry.Name)
 	out := &Outcome{}
@@ -276,4 +277,20 @@ func findNum(ps []store.Param, name string) *float64 {
 	}
 	nan := math.NaN()
 	return &nan
+}
+
+// runSeconds is the simulated duration of the entry's runs, as the sweep
+// (with --set and the reduced form) sets it.
+func runSeconds(c *Context) float64 {
+	runs, err := c.Store.Runs()
+	if err != nil || len(runs) == 0 {
+		return math.NaN()
+	}
+	var res struct {
+		SimSeconds float64 `json:"sim_seconds"`
+	}
+	if json.Unmarshal(runs[0].Result, &res) != nil {
+		return math.NaN()
+	}
+	return res.SimSeconds
 }

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // inputError marks a failure caused by what the user gave us (a bad flag, a
@@ -34,14 +34,15 @@ func badInput(err error) error {
 
 func execute(args []string) int {
 	rootCmd.SetArgs(args)
-	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(err) })
+	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(plainFlagError(err)) })
+	markArgErrors(rootCmd)
 	err := rootCmd.Execute()
 	if err == nil {
 		return 0
 	}
 	fmt.Fprintln(os.Stderr, "tcplab:", err)
 	var in inputError
-	if errors.As(err, &in) || isCobraUsage(err) {
+	if errors.As(err, &in) {
 		return 2
 	}
 	var over budgetExceeded
@@ -51,14 +52,48 @@ func execute(args []string) int {
 	return 1
 }
 
-// isCobraUsage reports errors cobra raises for unknown commands or wrong
-// argument counts, which are input errors too.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand"} {
-		if strings.Contains(msg, p) {
-			return true
+// markArgErrors makes every command's argument check (a wrong number of
+// arguments, an unknown subcommand) an input error, so that exit statuses
+// never depend on the wording of cobra's messages.
+func markArgErrors(c *cobra.Command) {
+	check := c.Args
+	if c.HasSubCommands() && !c.Runnable() {
+		// A command that only groups others shows its help; without a
+		// run function cobra would show it for an unknown subcommand too,
+		// before any argument check.
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
+	if check == nil {
+		if c.HasSubCommands() {
+			check = func(_ *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return fmt.Errorf("unknown command %q (%s --help lists them)", args[0], c.CommandPath())
+				}
+				return nil
+			}
+		} else {
+			check = cobra.ArbitraryArgs
 		}
 	}
-	return false
+	c.Args = func(cmd *cobra.Command, args []string) error { return badInput(check(cmd, args)) }
+	for _, sub := range c.Commands() {
+		markArgErrors(sub)
+	}
+}
+
+// plainFlagError says what a flag wants instead of quoting a Go parser's
+// message ("strconv.ParseUint: parsing ...").
+func plainFlagError(err error) error {
+	var bad *pflag.InvalidValueError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	want := map[string]string{
+		"int": "an integer", "int64": "an integer", "uint64": "a whole number", "uint": "a whole number",
+		"float64": "a number", "duration": "a duration such as 10s or 500ms", "bool": "true or false",
+	}[bad.GetFlag().Value.Type()]
+	if want == "" {
+		return err
+	}
+	return fmt.Errorf("--%s %q: want %s", bad.GetFlag().Name, bad.GetValue(), want)
 }
