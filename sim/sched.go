@@ -15,6 +15,14 @@ type Scheduler struct {
 	check       func() bool
 	interrupted bool
 	stop        Time
+	// firing is the timer whose function is running. Its heap entry stays
+	// at the root meanwhile; if the function re-arms it (most do: a link
+	// re-arms its own arrival timer), the entry is rewritten in place and
+	// sifted down once, instead of popped and pushed again.
+	firing *Timer
+	// reArm is the entry the firing timer's re-arming would have pushed.
+	reArm    entry
+	reArming bool
 }
 
 type entry struct {
@@ -82,24 +90,37 @@ func (s *Scheduler) runOne() bool {
 		if e.at > s.stop {
 			return false
 		}
-		s.pop()
 		t := e.t
 		if t.pendingAt != e.at || t.pendingSeq != e.seq {
+			s.pop()
 			return true // stale entry from an earlier arming
 		}
 		t.pendingAt = Never
 		if t.deadline == Never {
+			s.pop()
 			return true // cancelled
 		}
 		s.now = e.at
 		if t.deadline > e.at {
 			// Re-armed later since this entry was pushed: move it lazily.
+			s.pop()
 			s.push(t, t.deadline)
 			return true
 		}
 		t.deadline = Never
 		s.events++
+		s.firing, s.reArming = t, false
 		t.fn()
+		s.firing = nil
+		if s.reArming {
+			// The entry the function's arming would have pushed takes the
+			// root's place: same time and sequence number, so the order of
+			// events is exactly that of a pop and a push.
+			s.heap[0] = s.reArm
+			s.siftDown(0)
+		} else {
+			s.pop()
+		}
 		return true
 	}
 }
@@ -107,6 +128,13 @@ func (s *Scheduler) runOne() bool {
 func (s *Scheduler) push(t *Timer, at Time) {
 	s.seq++
 	t.pendingAt, t.pendingSeq = at, s.seq
+	if t == s.firing {
+		// Its root entry is still in the heap: hold the new one until the
+		// function returns (a later arming supersedes an earlier one,
+		// whose pushed entry would only have been skipped as stale).
+		s.reArm, s.reArming = entry{at: at, seq: s.seq, t: t}, true
+		return
+	}
 	h := append(s.heap, entry{at: at, seq: s.seq, t: t})
 	// Sift up.
 	i := len(h) - 1
@@ -133,8 +161,15 @@ func (s *Scheduler) pop() {
 	if n == 0 {
 		return
 	}
-	// Sift the last element down from the root.
-	i := 0
+	h[0] = last
+	s.siftDown(0)
+}
+
+// siftDown moves the entry at i down to its place.
+func (s *Scheduler) siftDown(i int) {
+	h := s.heap
+	n := len(h)
+	last := h[i]
 	for {
 		c := 2*i + 1
 		if c >= n {
