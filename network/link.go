@@ -175,7 +175,7 @@ func (l *Link) InFlight() int { return l.pipe.n }
 // falling delay inserts a packet before slower ones, which then arrive out
 // of order, as after a route change.
 type pipe struct {
-	buf  []pipeEntry // ring
+	buf  []pipeEntry // ring; its length is a power of two, so that & replaces %
 	head int
 	n    int
 }
@@ -192,18 +192,18 @@ func (q *pipe) push(p *Packet, at sim.Time) bool {
 	if q.n == len(q.buf) {
 		q.grow()
 	}
-	size := len(q.buf)
+	mask := len(q.buf) - 1
 	i := q.n
 	// Walk back past entries that arrive strictly later (overtaking).
 	for i > 0 {
-		prev := q.buf[(q.head+i-1)%size]
+		prev := q.buf[(q.head+i-1)&mask]
 		if prev.at <= at {
 			break
 		}
-		q.buf[(q.head+i)%size] = prev
+		q.buf[(q.head+i)&mask] = prev
 		i--
 	}
-	q.buf[(q.head+i)%size] = pipeEntry{at, p}
+	q.buf[(q.head+i)&mask] = pipeEntry{at, p}
 	q.n++
 	return i == 0
 }
@@ -211,7 +211,7 @@ func (q *pipe) push(p *Packet, at sim.Time) bool {
 func (q *pipe) pop() *Packet {
 	e := q.buf[q.head]
 	q.buf[q.head] = pipeEntry{}
-	q.head = (q.head + 1) % len(q.buf)
+	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.n--
 	return e.p
 }
@@ -219,7 +219,7 @@ func (q *pipe) pop() *Packet {
 func (q *pipe) grow() {
 	nb := make([]pipeEntry, max(16, 2*len(q.buf)))
 	for i := 0; i < q.n; i++ {
-		nb[i] = q.buf[(q.head+i)%len(q.buf)]
+		nb[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
 	}
 	q.buf, q.head = nb, 0
 }
