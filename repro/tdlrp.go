@@ -457,6 +457,20 @@ func ciText(s store.Summary, scale float64, unit string) string {
 	return fmt.Sprintf("%.1f ± %.1f%s (n=%d)", s.Mean*scale, s.CI95*scale, unit, s.N)
 }
 
+// everywhereClaim is a claim that holds at every one of n points unless
+// misses lists some: "highest at 3 of 5 points", confirmed only without a
+// miss, the reason naming the misses.
+func everywhereClaim(fig, text, paper, what, unit string, n int, misses []string, missPrefix, allReason string) Claim {
+	c := Claim{Figure: fig, Text: text, Paper: paper,
+		Measured: fmt.Sprintf("%s at %d of %d %s", what, n-len(misses), n, unit), Verdict: verdictOf(len(misses) == 0)}
+	if len(misses) > 0 {
+		c.Reason = missPrefix + strings.Join(misses, "; ")
+	} else {
+		c.Reason = allReason
+	}
+	return c
+}
+
 // gainClaim is "T-DLRP is more than Gain above Over" at the claim's point.
 type gainClaim struct {
 	over string
@@ -506,14 +520,8 @@ func goodputFigure(c *Context, xParam, xLabel string, xScale float64, claimAt, f
 			lost = append(lost, fmt.Sprintf("%s at %s (%.1f vs %.1f kbit/s)", bestName, x, best/1e3, t.Mean/1e3))
 		}
 	}
-	highest := Claim{Figure: fig, Text: "T-DLRP has the highest throughput at every point", Paper: "highest everywhere",
-		Measured: fmt.Sprintf("highest at %d of %d points", len(order)-len(lost), len(order)), Verdict: verdictOf(len(lost) == 0)}
-	if len(lost) > 0 {
-		highest.Reason = "beaten by " + strings.Join(lost, "; ")
-	} else {
-		highest.Reason = "mean of the replications above every other variant's mean at every point"
-	}
-	out.Claims = append(out.Claims, highest)
+	out.Claims = append(out.Claims, everywhereClaim(fig, "T-DLRP has the highest throughput at every point", "highest everywhere",
+		"highest", "points", len(order), lost, "beaten by ", "mean of the replications above every other variant's mean at every point"))
 	t, _ := at(sums, xParam, claimAt, "tdlrp")
 	for _, g := range gains {
 		o, ok := at(sums, xParam, claimAt, g.over)

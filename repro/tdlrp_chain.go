@@ -144,13 +144,7 @@ func fig15Report(c *Context) (*Outcome, error) {
 			}
 		}
 	}
-	tcl := Claim{Figure: "Fig. 15b", Text: "T-DLRP has fewer timeouts than NewJersey", Paper: "fewer at every loss rate",
-		Measured: fmt.Sprintf("fewer at %d of %d loss rates", len(rates)-len(worse), len(rates)), Verdict: verdictOf(len(worse) == 0)}
-	if len(worse) > 0 {
-		tcl.Reason = "not fewer at " + strings.Join(worse, ", ")
-	} else {
-		tcl.Reason = "mean timeouts per connection below NewJersey's at every loss rate"
-	}
-	out.Claims = append(out.Claims, tcl)
+	out.Claims = append(out.Claims, everywhereClaim("Fig. 15b", "T-DLRP has fewer timeouts than NewJersey", "fewer at every loss rate",
+		"fewer", "loss rates", len(rates), worse, "not fewer at ", "mean timeouts per connection below NewJersey's at every loss rate"))
 	return out, nil
 }

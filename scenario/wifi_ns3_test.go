@@ -18,13 +18,14 @@ type ns3Chain struct {
 	goodput float64 // kbit/s
 }
 
-func readNS3Chains(t *testing.T) []ns3Chain {
-	f, err := os.Open("testdata/ns3-wifi-chain.txt")
+// readResults reads the key=value fields of each RESULT line of file.
+func readResults(t *testing.T, file string) []map[string]string {
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []ns3Chain
+	var rows []map[string]string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		kv := map[string]string{}
@@ -32,6 +33,14 @@ func readNS3Chains(t *testing.T) []ns3Chain {
 			k, v, _ := strings.Cut(w, "=")
 			kv[k] = v
 		}
+		rows = append(rows, kv)
+	}
+	return rows
+}
+
+func readNS3Chains(t *testing.T) []ns3Chain {
+	var out []ns3Chain
+	for _, kv := range readResults(t, "testdata/ns3-wifi-chain.txt") {
 		rate, _ := strconv.ParseFloat(kv["rate"], 64)
 		hops, _ := strconv.Atoi(kv["hops"])
 		g, _ := strconv.ParseFloat(kv["goodput_kbps"], 64)
@@ -99,19 +108,8 @@ func TestWifiChainsAgainstNS3(t *testing.T) {
 // Measured: ns-3 loses 2.4% of its goodput to 10% PHY loss and 21% to 10%
 // loss above the MAC; tcplab 1% and 21%; every point within 10%.
 func TestWifiLossAtPHYVersusAboveMACAgainstNS3(t *testing.T) {
-	f, err := os.Open("testdata/ns3-wifi-chain-loss.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var b strings.Builder
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		kv := map[string]string{}
-		for _, w := range strings.Fields(sc.Text())[1:] {
-			k, v, _ := strings.Cut(w, "=")
-			kv[k] = v
-		}
+	for _, kv := range readResults(t, "testdata/ns3-wifi-chain-loss.txt") {
 		p, _ := strconv.ParseFloat(kv["loss"], 64)
 		want, _ := strconv.ParseFloat(kv["goodput_kbps"], 64)
 		at := map[string]string{"phy": "phy", "ip": "mac"}[kv["lossmode"]]
