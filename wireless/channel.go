@@ -101,7 +101,6 @@ type Channel struct {
 	noise              float64 // mW: kTB·NF over 22 MHz
 	ccaMW, rxMW, preSN float64
 	free               *signal // pool of signals
-	built              bool
 	tracer             FrameTracer
 	ev                 FrameEvent // reused for every traced frame
 
@@ -145,7 +144,7 @@ func (c *Channel) Radios() []*Radio { return c.radios }
 // Attach gives node a radio at (x, y) metres.
 func (c *Channel) Attach(nd *network.Node, x, y float64) *Radio {
 	r := &Radio{ch: c, Node: nd, X: x, Y: y, idx: len(c.radios), rng: c.net.Stream("wifi/" + nd.Name),
-		cw: c.cfg.CWMin, idleAt: 0, ifs: difs, lastSeq: map[int]uint32{},
+		cw: c.cfg.CWMin, ifs: difs, lastSeq: map[int]uint32{},
 		Queue: &network.DropTail{LimitPackets: c.cfg.QueueLimit}}
 	r.detect.Init(c.net.Sched, r.onDetect)
 	r.txDone.Init(c.net.Sched, r.onTxDone)
@@ -210,7 +209,6 @@ func (c *Channel) Build() error {
 			}
 		}
 	}
-	c.built = true
 	return nil
 }
 

@@ -22,7 +22,6 @@ type frame struct {
 	pkt      *network.Packet // data only; owned by the sender until acknowledged
 	seq      uint32
 	retry    bool
-	dataEnd  int64 // the data frame's end at the sender, for matching its ACK
 }
 
 // FrameEvent is a frame put on the air, as a trace sees it.

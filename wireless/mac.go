@@ -26,7 +26,6 @@ type service struct {
 	long      int // data transmissions after RTS/CTS that failed
 	sent      bool
 	delivered bool // the receiver has it (ground truth: a lost ACK is not a lost packet)
-	enq       int64
 }
 
 // Send implements network.Radio: queue p for the neighbour to (it is
@@ -69,10 +68,10 @@ func (r *Radio) next(arrival bool) {
 		r.state = idle
 		return
 	}
-	enq := r.enqAt.PopFront()
+	r.enqAt.PopFront()
 	p := r.Queue.Dequeue(sim.Time(now))
 	r.seq++
-	r.svc = service{pkt: p, to: r.ch.byNode[r.Node.NextNode(p.Dst).ID], seq: r.seq, enq: enq}
+	r.svc = service{pkt: p, to: r.ch.byNode[r.Node.NextNode(p.Dst).ID], seq: r.seq}
 	r.state = contend
 	// A frame that arrives to find the backoff done but the medium busy,
 	// or idle for less than DIFS, draws a backoff (802.11-2020 §10.3.4.2).

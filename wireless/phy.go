@@ -170,10 +170,7 @@ func overlap(a0, a1, b0, b1 int64) int64 {
 
 // startTx puts a frame on the air; a reception in progress is abandoned.
 func (r *Radio) startTx(f frame, dur int64) {
-	if r.rx != nil {
-		r.rx = nil
-	}
-	r.cand = nil
+	r.rx, r.cand = nil, nil
 	r.detect.Cancel()
 	r.txEnd = r.now() + dur
 	r.txDone.Arm(sim.Time(r.txEnd))
