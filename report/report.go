@@ -179,13 +179,13 @@ func inlineSVG(b []byte) (template.HTML, error) {
 type indexRow struct {
 	Name, Paper, Title, Source string
 	Count                      counts
-	Runs                       int
+	Runs, Ran                  int
 	Wall                       time.Duration
 }
 
 func (v pageView) row() indexRow {
 	return indexRow{Name: v.Entry.Name, Paper: v.Entry.Paper, Title: v.Entry.Title, Source: v.Entry.Source,
-		Count: v.Count, Runs: v.Runs, Wall: v.Wall}
+		Count: v.Count, Runs: v.Runs, Ran: v.Ran, Wall: v.Wall}
 }
 
 type paperGroup struct {
