@@ -55,4 +55,6 @@ type Flow struct {
 	// Accuracy of loss classifications against ground truth, for variants
 	// that classify (filled by later variants).
 	Accuracy map[string]float64 `json:"accuracy,omitempty"`
+	// Coding holds the counters of a flow's network-coding layer (TCP-NC).
+	Coding map[string]float64 `json:"coding,omitempty"`
 }

@@ -108,6 +108,10 @@ type Packet struct {
 	CW     bool // congestion warning set by a router
 	CWEcho bool // the receiver echoes CW on its ACK
 
+	// Body is what a layer above the network attaches to a packet it
+	// made (a coded packet's coefficients and bytes); nil otherwise.
+	Body any
+
 	// Ground truth: read by metrics, never by protocols.
 	Retx     bool     // a retransmission
 	FastRetx bool     // a fast retransmission (third dupack)

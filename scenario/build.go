@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tcplab/tcplab/coding"
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
@@ -230,6 +231,13 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 	}
 	t.Start(start)
 	t.StopAt(f.Stop)
+	if f.Coding != nil {
+		l, err := coding.Attach(net, t, coding.Config{Redundancy: f.Coding.Redundancy, Window: f.Coding.Window})
+		if err != nil {
+			return nil, err
+		}
+		return codedFlow{t, l}, nil
+	}
 	if f.App.Type == "web" {
 		w := traffic.NewWeb(net, t, traffic.WebConfig{Objects: f.App.Objects, ObjectSize: float64(f.App.ObjectSize),
 			Shape: f.App.Shape, Think: f.App.Think}, net.Stream("web/"+f.Name))
@@ -245,8 +253,28 @@ func tcpOf(src source) *tcp.Flow {
 		return f
 	case webFlow:
 		return f.Flow
+	case codedFlow:
+		return f.Flow
 	}
 	return nil
+}
+
+// codedFlow is a TCP flow over the coding layer; its result adds the
+// layer's counters.
+type codedFlow struct {
+	*tcp.Flow
+	layer *coding.Layer
+}
+
+func (c codedFlow) Result(now sim.Time) metrics.Flow {
+	r := c.Flow.Result(now)
+	st := c.layer.Stats
+	r.Coding = map[string]float64{
+		"coded_sent": float64(st.CodedSent), "innovative": float64(st.Innovative),
+		"non_innovative": float64(st.NonInnovative), "delivered": float64(st.Delivered),
+		"mismatched": float64(st.Mismatched), "max_window": float64(st.MaxWindow),
+	}
+	return r
 }
 
 // webFlow is a TCP flow driven by a browsing session; its result adds the

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tcplab/tcplab/coding"
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
 	"github.com/tcplab/tcplab/traffic"
@@ -25,7 +26,48 @@ type FlowSpec struct {
 	// still has one was not counted.
 	StartStep sim.Time `yaml:"start_step"`
 	Stop      sim.Time `yaml:"stop"` // default: the end of the run
+	// Coding, if present, puts TCP-NC's network-coding layer under the
+	// flow (package coding).
+	Coding *CodingSpec `yaml:"coding"`
 	origin
+}
+
+// CodingSpec configures a flow's coding layer: {redundancy: 1.064}.
+type CodingSpec struct {
+	Redundancy float64 `yaml:"redundancy"` // coded packets per packet TCP sends, at least 1
+	Window     int     `yaml:"window"`     // most packets coded over; default 256
+	origin
+}
+
+// check reports settings the coding layer cannot work with, at their
+// lines, before the run.
+func (c *CodingSpec) check(r *reporter, f *FlowSpec) {
+	if !c.has("redundancy") {
+		r.at(c.line, c.field("redundancy"), "missing (e.g. 1.064: R ≥ 1/(1−p) masks a loss rate p)")
+	} else if !(c.Redundancy >= 1) || c.Redundancy > 100 {
+		r.at(c.lineOf("redundancy"), c.field("redundancy"), "%g: want 1 to 100 (below 1 the code cannot carry every packet)", c.Redundancy)
+	}
+	if c.has("window") && (c.Window < 1 || c.Window > coding.MaxWindow) {
+		r.at(c.lineOf("window"), c.field("window"), "%d: want 1 to %d packets", c.Window, coding.MaxWindow)
+	}
+	if f.Transport.Protocol == "udp" {
+		r.at(c.line, c.path, "coding runs under TCP; this flow is UDP")
+		return
+	}
+	// Its acknowledgements count packets seen: no byte ranges, no echo.
+	var off []string
+	if f.Transport.TCP.Recovery.SACK || f.Transport.TCP.VariantImpl() == "sack" {
+		off = append(off, "transport.sack: false")
+	}
+	if f.Transport.TCP.TS.Enabled {
+		off = append(off, "transport.timestamps: false")
+	}
+	if len(off) > 0 {
+		r.at(c.line, c.path, "coding acknowledges packets seen, without SACK blocks or timestamps: set %s", strings.Join(off, " and "))
+	}
+	if f.App.Type != "" && f.App.Type != "bulk" {
+		r.at(c.line, c.path, "coding carries bulk transfers only (full-sized segments), not app type %s", f.App.Type)
+	}
 }
 
 // Transport is how a flow's packets travel: TCP with a tcp.Config (a

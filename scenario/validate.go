@@ -96,6 +96,9 @@ func (s *Scenario) check(r *reporter) {
 		}
 		f.checkApp(r)
 		f.checkTimes(r, s.Duration)
+		if f.Coding != nil {
+			f.Coding.check(r, f)
+		}
 	}
 	if s.Trace.has("drops") && s.Trace.Drops == "" {
 		r.at(s.Trace.lineOf("drops"), "trace.drops", "empty file name")

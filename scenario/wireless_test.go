@@ -86,3 +86,21 @@ flows: [{name: f, src: n1, dst: n5, transport: {profile: ns3, sack: true, mss: 1
 		t.Errorf("MAC counters: %+v", res.Wireless)
 	}
 }
+
+// A coded flow's settings are checked before the run: R below 1, an
+// unknown key, and a TCP the coding layer cannot carry.
+func TestBadCodingSettingsNameLineAndField(t *testing.T) {
+	src := `duration: 1s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - {name: a, src: A, dst: B, coding: {redundancy: 0.9}}
+  - {name: b, src: A, dst: B, coding: {redundancy: 1.1, windw: 8}}
+  - {name: c, src: A, dst: B, transport: {profile: linux, variant: newreno}, coding: {redundancy: 1.1}}
+`
+	checkLines(t, parseErrors(t, src), []string{
+		`x.yaml:5: flows[a].coding.redundancy: 0.9: want 1 to 100 (below 1 the code cannot carry every packet)`,
+		`x.yaml:6: flows[b].coding.windw: unknown field (did you mean "window"?)`,
+		`x.yaml:7: flows[c].coding: coding acknowledges packets seen, without SACK blocks or timestamps: set transport.sack: false and transport.timestamps: false`,
+	})
+}

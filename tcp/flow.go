@@ -34,6 +34,10 @@ type Flow struct {
 	startTm                       sim.Timer
 	stopTm                        sim.Timer
 	drained                       func(now sim.Time) // OnDrained
+	// sendOut and ackOut take the packets the sender and the receiver
+	// emit: their nodes' Send, unless a layer below TCP (network coding)
+	// interposes (SetOutputs).
+	sendOut, ackOut func(p *network.Packet)
 }
 
 // NewFlow builds a connection from src to dst and binds its two endpoints.
@@ -54,6 +58,7 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 	}
 	f.Snd = newSender(f, cc, spec.recovery)
 	f.Rcv = newReceiver(f)
+	f.sendOut, f.ackOut = src.Send, dst.Send
 	f.sndPort = net.Bind(f.Snd)
 	f.rcvPort = net.Bind(f.Rcv)
 	f.startTm.Init(net.Sched, f.onStart)
@@ -86,6 +91,20 @@ func (f *Flow) Offer(n int64) {
 		f.Snd.trySend()
 	}
 }
+
+// SetOutputs routes the packets the sender emits through sender and those
+// the receiver emits through receiver, instead of straight to their nodes:
+// the hook of a layer between TCP and the network (package coding).
+func (f *Flow) SetOutputs(sender, receiver func(p *network.Packet)) {
+	f.sendOut, f.ackOut = sender, receiver
+}
+
+// Ports are the endpoints the sender and the receiver are bound to.
+func (f *Flow) Ports() (sender, receiver int32) { return f.sndPort, f.rcvPort }
+
+// DataStart is the sequence number of the first data byte (1 after a
+// handshake's SYN, else 0).
+func (f *Flow) DataStart() int64 { return f.Snd.dataStart }
 
 // OnDrained makes the flow an application-driven one: fn is called each
 // time everything offered so far has been acknowledged (instead of the

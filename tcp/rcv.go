@@ -229,7 +229,7 @@ func (r *Receiver) emit(flags network.Flags) {
 	p.Size = size
 	r.lastAckSent = r.rcvNxt
 	r.acksSent++
-	f.Dst.Send(p)
+	f.ackOut(p)
 }
 
 // fillSACK writes the most recent blocks first (RFC 2018 §4).

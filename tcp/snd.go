@@ -177,7 +177,7 @@ func (s *Sender) sendSYN() {
 		to = min(s.cfg.Open.SynTimeout*sim.Time(s.backoff), s.cfg.Timer.RTO.Max)
 	}
 	s.timer.Arm(s.net.Now() + to)
-	s.f.Src.Send(p)
+	s.f.sendOut(p)
 }
 
 func (s *Sender) established() {
@@ -192,7 +192,7 @@ func (s *Sender) established() {
 		p.Flags = network.FlagACK
 		p.Seq, p.Ack = s.dataStart, 1
 		p.Size = s.headerSize()
-		s.f.Src.Send(p)
+		s.f.sendOut(p)
 	}
 	s.trySend()
 }
@@ -266,7 +266,7 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 	if s.probe != nil && !s.probeAcksOnly {
 		s.sample('s', seq, 0, 0, retx)
 	}
-	s.f.Src.Send(p)
+	s.f.sendOut(p)
 }
 
 // armIfIdle starts the retransmission timer if it is not running

@@ -1,0 +1,179 @@
+package coding
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/tcp"
+)
+
+// Config sets up the coding layer of one flow.
+type Config struct {
+	Redundancy float64 // R: coded packets per packet TCP hands down, at least 1
+	Window     int     // most packets coded over (default MaxWindow)
+}
+
+// Layer is TCP-NC's layer under one TCP flow: the encoder between the
+// sender and the network, the decoder between the network and the
+// receiver. TCP's segments go down to the encoder (handshake and pure ACKs
+// pass untouched); coded packets travel to the decoder, which hands the
+// receiver the packets it decodes, in order, and answers every coded
+// packet itself with an acknowledgement of the packets seen (the
+// receiver's own ACKs are not sent). Payloads are real bytes, generated
+// from the run's seed per packet and checked on delivery.
+type Layer struct {
+	Stats Stats
+
+	f         *tcp.Flow
+	net       *network.Net
+	enc       *Encoder
+	dec       *Decoder
+	mss       int64
+	seed      uint64
+	encPort   int32 // where the layer's ACKs reach the sender's side
+	decPort   int32 // where coded packets reach the decoder
+	buf, want []byte
+}
+
+// Stats count what the layer did.
+type Stats struct {
+	CodedSent     int64 // coded packets sent
+	Innovative    int64 // received coded packets that raised the decoder's rank
+	NonInnovative int64 // received coded packets that did not (duplicate ACKs)
+	Delivered     int64 // packets decoded and handed to TCP
+	Mismatched    int64 // delivered packets whose bytes differ from those sent (never, if decoding is right)
+	MaxWindow     int   // the coding window's high-water mark
+}
+
+// Attach puts a coding layer under flow f, before it starts. TCP-NC's
+// acknowledgements are cumulative counts of packets seen: SACK and
+// timestamps must be off, and segments full-sized (a bulk transfer).
+func Attach(net *network.Net, f *tcp.Flow, cfg Config) (*Layer, error) {
+	if cfg.Window == 0 {
+		cfg.Window = MaxWindow
+	}
+	if f.Cfg.Recovery.SACK {
+		return nil, fmt.Errorf("coding: SACK must be off (the coding layer acknowledges packets seen, not byte ranges)")
+	}
+	if f.Cfg.TS.Enabled {
+		return nil, fmt.Errorf("coding: timestamps must be off (the coding layer's acknowledgements carry none)")
+	}
+	mss := int(f.Cfg.Segments.MSS)
+	enc, err := NewEncoder(cfg.Redundancy, mss, cfg.Window, net.Stream(fmt.Sprintf("coding/%d", f.ID)))
+	if err != nil {
+		return nil, fmt.Errorf("coding: %w", err)
+	}
+	l := &Layer{f: f, net: net, enc: enc, dec: NewDecoder(mss), mss: int64(mss), seed: net.Seed ^ uint64(f.ID)<<32,
+		buf: make([]byte, mss), want: make([]byte, mss)}
+	l.encPort = net.Bind(senderSide{l})
+	l.decPort = net.Bind(receiverSide{l})
+	f.SetOutputs(l.fromSender, l.fromReceiver)
+	return l, nil
+}
+
+// fill writes packet n's bytes: what the application sent, derived from
+// the seed so that the receiver can check it.
+func (l *Layer) fill(b []byte, n int64) {
+	r := rand.New(rand.NewPCG(l.seed, uint64(n)))
+	for i := 0; i < len(b); i += 8 {
+		x := r.Uint64()
+		for j := i; j < min(i+8, len(b)); j++ {
+			b[j] = byte(x >> (8 * (j - i)))
+		}
+	}
+}
+
+// fromSender codes a data segment TCP sends (or passes anything else).
+func (l *Layer) fromSender(p *network.Packet) {
+	if p.Payload == 0 {
+		l.f.Src.Send(p)
+		return
+	}
+	n := (p.Seq - l.f.DataStart()) / l.mss
+	l.fill(l.buf, n)
+	k, err := l.enc.Add(n, l.buf)
+	if err != nil {
+		k = 0 // the window is full: this segment adds nothing until ACKs arrive
+	}
+	for range k {
+		c := &Coded{}
+		l.enc.Next(c)
+		q := l.net.Alloc()
+		id := q.ID
+		*q = *p
+		q.ID, q.Port, q.Body = id, l.decPort, c
+		q.Size = p.Size + int32(HeaderBytes(len(c.Coeffs)))
+		l.Stats.CodedSent++
+		l.f.Src.Send(q)
+	}
+	l.Stats.MaxWindow = max(l.Stats.MaxWindow, l.enc.Window())
+	l.net.Free(p)
+}
+
+// fromReceiver passes the receiver's handshake (everything before the
+// first coded packet) and drops its ACKs after: the decoder acknowledges
+// instead.
+func (l *Layer) fromReceiver(p *network.Packet) {
+	if p.Flags&network.FlagSYN != 0 || l.Stats.Innovative+l.Stats.NonInnovative == 0 {
+		l.f.Dst.Send(p)
+		return
+	}
+	l.net.Free(p)
+}
+
+// receiverSide is the decoder's endpoint at the destination.
+type receiverSide struct{ l *Layer }
+
+func (r receiverSide) Receive(q *network.Packet) {
+	l := r.l
+	c, ok := q.Body.(*Coded)
+	if !ok {
+		l.net.Free(q)
+		return
+	}
+	innovative, err := l.dec.Receive(c)
+	switch {
+	case err != nil:
+		l.Stats.NonInnovative++ // beyond the decoder's span: counts as no news
+	case innovative:
+		l.Stats.Innovative++
+	default:
+		l.Stats.NonInnovative++
+	}
+	_, rcvPort := l.f.Ports()
+	l.dec.Deliver(func(n int64, b []byte) {
+		l.fill(l.want, n)
+		if string(b) != string(l.want) {
+			l.Stats.Mismatched++
+		}
+		l.Stats.Delivered++
+		d := l.net.Alloc()
+		d.Flow, d.Src, d.Dst, d.Port, d.Proto = q.Flow, q.Src, q.Dst, rcvPort, network.TCP
+		d.Flags = network.FlagACK
+		d.Seq = l.f.DataStart() + n*l.mss
+		d.Payload = int32(l.mss)
+		d.Size = q.Size - int32(HeaderBytes(len(c.Coeffs)))
+		l.f.Rcv.Receive(d)
+	})
+	// Every coded packet is answered: the count of packets seen.
+	a := l.net.Alloc()
+	a.Flow, a.Src, a.Dst, a.Port, a.Proto = q.Flow, q.Dst, q.Src, l.encPort, network.TCP
+	a.Flags = network.FlagACK
+	a.Ack = l.f.DataStart() + l.dec.Seen()*l.mss
+	a.Size = int32(l.f.Cfg.Segments.HeaderBytes)
+	l.net.Free(q)
+	l.f.Dst.Send(a)
+}
+
+// senderSide is where the decoder's acknowledgements reach the source:
+// the encoder drops the packets seen, and TCP gets the ACK.
+type senderSide struct{ l *Layer }
+
+func (s senderSide) Receive(a *network.Packet) {
+	l := s.l
+	l.enc.Seen((a.Ack - l.f.DataStart()) / l.mss)
+	sndPort, _ := l.f.Ports()
+	a.Port = sndPort
+	l.f.Snd.Receive(a)
+}
