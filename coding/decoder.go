@@ -7,7 +7,7 @@ import "fmt"
 // wait for the unseen ones they depend on; with too little redundancy
 // (R(1−p) below 1 for long) that wait grows, and beyond MaxSpan Receive
 // reports an error rather than alias two packets.
-const MaxSpan = 1024
+const MaxSpan = 4096
 
 // Decoder is the receiver's side: incremental Gaussian elimination over
 // GF(2^8) into reduced row echelon form. A row is kept per pivot packet;
@@ -32,9 +32,9 @@ type DecoderStats struct {
 	Innovative    int64 // coded packets that raised the rank
 	NonInnovative int64 // coded packets that did not (a duplicate ACK)
 	Delivered     int64 // packets decoded and handed up
-	// DelaySum adds, over delivered packets, the coded packets received
-	// between a packet being seen and its being decoded.
-	DelaySum int64
+	// SpanOverflows counts coded packets refused because the undecoded
+	// span would pass MaxSpan (each also counts as non-innovative).
+	SpanOverflows int64
 }
 
 // NewDecoder decodes packets of size payload bytes.
@@ -58,6 +58,8 @@ func (d *Decoder) Receive(c *Coded) (bool, error) {
 		d.has[slot(d.low)] = false
 	}
 	if c.Base+int64(len(c.Coeffs)) > d.low+MaxSpan {
+		d.Stats.SpanOverflows++
+		d.Stats.NonInnovative++
 		return false, fmt.Errorf("coded packet spans %d..%d beyond the decoder's %d packets from %d", c.Base, c.Base+int64(len(c.Coeffs)), MaxSpan, d.low)
 	}
 	// Lay the packet out as a row: coefficients by slot, then payload.

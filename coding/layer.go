@@ -44,6 +44,8 @@ type Stats struct {
 	Delivered     int64 // packets decoded and handed to TCP
 	Mismatched    int64 // delivered packets whose bytes differ from those sent (never, if decoding is right)
 	MaxWindow     int   // the coding window's high-water mark
+	Seen          int64 // packets the receiver has seen: what its acknowledgements count
+	SpanOverflows int64 // coded packets the decoder refused: its undecoded span was full
 }
 
 // Attach puts a coding layer under flow f, before it starts. TCP-NC's
@@ -136,6 +138,7 @@ func (r receiverSide) Receive(q *network.Packet) {
 	switch {
 	case err != nil:
 		l.Stats.NonInnovative++ // beyond the decoder's span: counts as no news
+		l.Stats.SpanOverflows = l.dec.Stats.SpanOverflows
 	case innovative:
 		l.Stats.Innovative++
 	default:
@@ -156,6 +159,7 @@ func (r receiverSide) Receive(q *network.Packet) {
 		d.Size = q.Size - int32(HeaderBytes(len(c.Coeffs)))
 		l.f.Rcv.Receive(d)
 	})
+	l.Stats.Seen = l.dec.Seen()
 	// Every coded packet is answered: the count of packets seen.
 	a := l.net.Alloc()
 	a.Flow, a.Src, a.Dst, a.Port, a.Proto = q.Flow, q.Dst, q.Src, l.encPort, network.TCP

@@ -31,7 +31,7 @@ func FlowMetricNames() []string {
 }
 
 // KnownMetric reports whether a sweep can collect metric m: a numeric
-// flow result, dropped.CAUSE or accuracy.NAME of a flow, or run.events,
+// flow result, dropped.CAUSE, accuracy.NAME or coding.NAME of a flow, or run.events,
 // run.sim_seconds, run.drops.CAUSE of the whole run.
 func KnownMetric(m string) bool {
 	for _, n := range FlowMetricNames() {
@@ -39,7 +39,7 @@ func KnownMetric(m string) bool {
 			return true
 		}
 	}
-	for _, p := range []string{"dropped.", "accuracy.", "run.drops."} {
+	for _, p := range []string{"dropped.", "accuracy.", "coding.", "run.drops."} {
 		if strings.HasPrefix(m, p) && len(m) > len(p) {
 			return true
 		}

@@ -1,0 +1,167 @@
+package repro
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tcplab/tcplab/model"
+	"github.com/tcplab/tcplab/plot"
+	"github.com/tcplab/tcplab/store"
+)
+
+// The TCP-NC Markov-model paper's check of its model against simulation
+// (its Fig. 5, redundancy, and Fig. 7c, erasure rate), on its 4-hop tandem
+// (examples/tcpnc-tandem.yaml) with tcplab's coding layer under Reno.
+// Throughput is what the model computes: packets acknowledged (seen by
+// the decoder) per second; decoded goodput is reported beside it, since
+// with R(1−p) < 1 the two part (docs/tcpnc.md).
+
+const tcpncSource = "TCP-NC two-dimensional Markov throughput model (shared paper tcp-nc-markov-throughput-model), §5, Figs. 5 and 7"
+
+// tcpncErasures are the end-to-end erasure rates; each of the four links
+// erases data packets with 1 − (1 − p)^(1/4).
+var tcpncErasures = []float64{0.01, 0.02, 0.05, 0.1, 0.15, 0.2}
+
+func tcpncErasureCases() string {
+	var b strings.Builder
+	b.WriteString("  - name: p\n    cases:\n")
+	for _, p := range tcpncErasures {
+		hop := 100 * (1 - math.Pow(1-p, 0.25))
+		fmt.Fprintf(&b, "      \"%g%%\": {", 100*p)
+		for l := 1; l <= 4; l++ {
+			if l > 1 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "links.l%d.loss.rate: %.4f%%", l, hop)
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+// tcpncRTT is the round-trip time the model is given: the tandem's 800 ms
+// of propagation plus a 1040-byte segment's transmission on four 1 Mbit/s
+// hops and a 40-byte ACK's on four.
+const tcpncRTT = 0.8 + 4*1040*8/1e6 + 4*40*8/1e6
+
+func init() {
+	Register(&Entry{
+		Name: "tcpnc-fig5", Paper: "tcpnc", Source: tcpncSource,
+		Title: "TCP-NC acknowledged throughput vs end-to-end erasure rate, R = 1, 1.05, 1.1: model against simulation",
+		Claim: "The model and the simulation show very close concordance under different values of R (Fig. 5) and erasure rates (Fig. 7c).",
+		Sweep: `name: tcpnc-fig5
+scenario: examples/tcpnc-tandem.yaml
+grid:
+` + tcpncErasureCases() + `  - path: flows.nc.coding.redundancy
+    values: [1, 1.05, 1.1]
+replications: 5
+metrics: [goodput_bps, coding.seen, coding.span_overflows]
+`,
+		Short:  []string{"duration=50s"},
+		Report: tcpncFig5Report,
+	})
+}
+
+func tcpncFig5Report(c *Context) (*Outcome, error) {
+	secs := runSeconds(c)
+	ackRate := func(r *store.Run) (float64, bool) {
+		for _, m := range r.Metrics {
+			if m.Name == "coding.seen" {
+				return m.Value / secs, true
+			}
+		}
+		return 0, false
+	}
+	pts, err := perRun(c.Store, ackRate)
+	if err != nil {
+		return nil, err
+	}
+	sums := summaries(pts)
+	const series = "flows.nc.coding.redundancy"
+	ch := plot.Chart{Title: "TCP-NC on the 4-hop tandem: model against simulation",
+		XLabel: "end-to-end erasure rate (%)", YLabel: "acknowledged packets/s",
+		Series: seriesChart(sums, "p", series, 1, 1),
+		Caption: fmt.Sprintf("Points: tcplab, Reno over the coding layer, mean of %d runs of %g s, 95%% CI. Lines: the paper's Markov chain (Algorithm 1, p' = 1 − R(1 − p)), CWmax 50, RTT %.3f s.",
+			sums[0].N, secs, tcpncRTT)}
+	metric := func(name string) func(r *store.Run) (float64, bool) {
+		return func(r *store.Run) (float64, bool) {
+			for _, m := range r.Metrics {
+				if m.Name == name {
+					return m.Value, true
+				}
+			}
+			return 0, false
+		}
+	}
+	opts, err := perRun(c.Store, metric("coding.span_overflows"))
+	if err != nil {
+		return nil, err
+	}
+	overflow := summaries(opts)
+	var worst float64
+	var far, skipped []string
+	compared, altClose := 0, 0
+	for _, r := range []float64{1, 1.05, 1.1} {
+		cv := plot.Curve{Name: fmt.Sprintf("model, R = %g", r)}
+		for _, p := range tcpncErasures {
+			res, err := model.TCPNC(model.TCPNCParams{P: p, R: r, CWMax: 50, RTT: tcpncRTT})
+			if err != nil {
+				return nil, err
+			}
+			cv.X, cv.Y = append(cv.X, 100*p), append(cv.Y, res.Thr)
+			kv := []string{"p", fmt.Sprintf("%g%%", 100*p), series, fmt.Sprint(r)}
+			s, ok := find(sums, kv...)
+			if !ok {
+				continue
+			}
+			if o, _ := find(overflow, kv...); o.Mean > 0 {
+				// The decoder refused packets: its acknowledgements stalled, an
+				// artefact of its bound, not TCP-NC's behaviour.
+				skipped = append(skipped, fmt.Sprintf("R %g, p %g%%", r, 100*p))
+				continue
+			}
+			d := res.Thr/s.Mean - 1
+			worst = math.Max(worst, math.Abs(d))
+			// The same chain with a fixed 1 s timeout instead of the
+			// paper's w·RTT at level w (§4.3), closer to Reno's RTO here.
+			if alt, err := model.TCPNC(model.TCPNCParams{P: p, R: r, CWMax: 50, RTT: tcpncRTT, RTO: 1}); err == nil {
+				compared++
+				if math.Abs(alt.Thr/s.Mean-1) <= 0.10 {
+					altClose++
+				}
+			}
+			if math.Abs(d) > 0.10 {
+				far = append(far, fmt.Sprintf("R %g, p %g%%: model %.1f, simulation %.1f packets/s (%+.0f%%)", r, 100*p, res.Thr, s.Mean, 100*d))
+			}
+		}
+		ch.Curves = append(ch.Curves, cv)
+	}
+	out, err := writeFigure(c, ch, sums, "acked_packets_per_s")
+	if err != nil {
+		return nil, err
+	}
+	gpts, err := perRun(c.Store, metric("goodput_bps"))
+	if err != nil {
+		return nil, err
+	}
+	goodput := summaries(gpts)
+	for i, s := range sums {
+		line := fmt.Sprintf("p %s, R %s: %s packets/s acknowledged; decoded goodput %s kbit/s", paramValue(s.Params, "p"),
+			paramValue(s.Params, series), ciText(s, 1, ""), ciText(goodput[i], 1e-3, ""))
+		if overflow[i].Mean > 0 {
+			line += fmt.Sprintf("; the decoder's span overflowed (%.0f coded packets refused per run)", overflow[i].Mean)
+		}
+		out.Measured = append(out.Measured, line)
+	}
+	n := len(tcpncErasures)*3 - len(skipped)
+	cl := everywhereClaim("Figs. 5, 7c", "the model is within 10% of the simulation at every erasure rate and R", "very close concordance",
+		"within 10%", "comparable points", n, far, "", fmt.Sprintf("worst difference %.1f%%", 100*worst))
+	cl.Measured += fmt.Sprintf(" (worst %.0f%%)", 100*worst)
+	if len(skipped) > 0 {
+		cl.Reason += "; not compared (the decoder's span overflowed): " + strings.Join(skipped, ", ")
+	}
+	cl.Reason += fmt.Sprintf(". The model's timeout of w·RTT at window w (§4.3) is far longer than Reno's RTO (about RTT + 4·RTTVAR, above 0.9 s on this path) at large windows: with a 1 s timeout the chain is within 10%% at %d of %d points", altClose, compared)
+	out.Claims = append(out.Claims, cl)
+	return out, nil
+}
