@@ -264,3 +264,53 @@ func tcpncFig5Report(c *Context) (*Outcome, error) {
 	out.Claims = append(out.Claims, cl)
 	return out, nil
 }
+
+func init() {
+	Register(&Entry{
+		Name: "tcpnc-fig6", Paper: "tcpnc", Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 6",
+		Title:  "The chain's accumulative absorbing probability against its upper bound M on the visual window",
+		Claim:  "For each erasure rate, the accumulative absorbing probability P is near 1 once M passes some threshold: almost every visual window is considered.",
+		Report: tcpncFig6Report,
+	})
+}
+
+// tcpncFig6Report evaluates the model alone: P(M) = Σ_{w ≤ M} p_w.
+func tcpncFig6Report(c *Context) (*Outcome, error) {
+	ch := plot.Chart{Title: "TCP-NC model: accumulative absorbing probability vs M", XLabel: "upper bound M on the visual window",
+		YLabel: "accumulative absorbing probability", Caption: "The paper's chain (Algorithm 1), R = 1, CWmax 50, RTT 0.8 s."}
+	out := &Outcome{}
+	var late []string
+	ps := []float64{0.01, 0.02, 0.05, 0.1, 0.2}
+	for _, p := range ps {
+		s := plot.Series{Name: fmt.Sprintf("p = %g%%", 100*p)}
+		threshold := 0
+		for m := 5; m <= 400; m += 5 {
+			res, err := model.TCPNC(model.TCPNCParams{P: p, R: 1, CWMax: 50, RTT: 0.8, M: m})
+			if err != nil {
+				return nil, err
+			}
+			s.X, s.Y = append(s.X, float64(m)), append(s.Y, res.Accum)
+			if threshold == 0 && res.Accum >= 0.99 {
+				threshold = m
+			}
+		}
+		ch.Series = append(ch.Series, s)
+		if threshold == 0 {
+			late = append(late, fmt.Sprintf("p %g%%: P < 0.99 up to M = 400", 100*p))
+			out.Measured = append(out.Measured, fmt.Sprintf("p %g%%: P stays below 0.99 up to M = 400", 100*p))
+		} else {
+			out.Measured = append(out.Measured, fmt.Sprintf("p %g%%: P ≥ 0.99 from M = %d", 100*p, threshold))
+		}
+	}
+	base := c.Dir + "/" + c.Entry.Name
+	for _, ext := range []string{".png", ".svg"} {
+		if err := plot.Line(ch, base+ext); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, base+ext)
+	}
+	out.Figures = []string{base + ".svg"}
+	out.Claims = append(out.Claims, everywhereClaim("Fig. 6", "P reaches nearly 1 (0.99) once M passes a threshold, for every erasure rate", "near 1 past a threshold",
+		"reached", "erasure rates", len(ps), late, "not reached: ", "the thresholds grow as the erasure rate falls (larger windows are reached)"))
+	return out, nil
+}
