@@ -284,3 +284,20 @@ func itoa(i int) string {
 	}
 	return string(b)
 }
+
+// The paper's friendliness choice (§5, Fig. 9): on the 0.05 Mbit/s tandem at
+// 6% erasure, half the bottleneck for the coded flow takes R ≈ 1.015.
+func TestTCPNCShareRReproducesThePapersChoice(t *testing.T) {
+	// RTT: 800 ms of propagation and a 1 KB packet's 160 ms on each of four
+	// 0.05 Mbit/s hops.
+	r, thr, err := TCPNCShareR(0.06, 25e3, 50, 0.8+4*0.16, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r < 1.005 || r > 1.025 {
+		t.Errorf("R = %.4f for half of 50 kbit/s (%.0f bit/s), the paper chose 1.015", r, thr)
+	}
+	if thr < 24e3 || thr > 26e3 {
+		t.Errorf("throughput at R %.4f is %.0f bit/s, want 25 000", r, thr)
+	}
+}
