@@ -34,6 +34,11 @@ type Layer struct {
 	encPort   int32 // where the layer's ACKs reach the sender's side
 	decPort   int32 // where coded packets reach the decoder
 	buf, want []byte
+	// The window's time integral (segments·ns) and the last sample.
+	cwndArea       float64
+	cwndAt, cwndT0 int64
+	cwndLast       float64
+	cwndSampled    bool
 }
 
 // Stats count what the layer did.
@@ -46,6 +51,11 @@ type Stats struct {
 	MaxWindow     int   // the coding window's high-water mark
 	Seen          int64 // packets the receiver has seen: what its acknowledgements count
 	SpanOverflows int64 // coded packets the decoder refused: its undecoded span was full
+	// CwndMean is TCP's congestion window in segments, capped at the
+	// window limit, averaged over time; it is sampled as each of the
+	// layer's acknowledgements reaches TCP and as each segment comes down
+	// (so a timeout's fall is seen when it happens). The model's E[cwnd].
+	CwndMean float64
 }
 
 // Attach puts a coding layer under flow f, before it starts. TCP-NC's
@@ -92,6 +102,7 @@ func (l *Layer) fromSender(p *network.Packet) {
 		l.f.Src.Send(p)
 		return
 	}
+	l.sampleCwnd() // a timeout's retransmission comes here right after the window falls
 	n := (p.Seq - l.f.DataStart()) / l.mss
 	l.fill(l.buf, n)
 	k, err := l.enc.Add(n, l.buf)
@@ -176,8 +187,27 @@ type senderSide struct{ l *Layer }
 
 func (s senderSide) Receive(a *network.Packet) {
 	l := s.l
+	l.sampleCwnd()
 	l.enc.Seen((a.Ack - l.f.DataStart()) / l.mss)
 	sndPort, _ := l.f.Ports()
 	a.Port = sndPort
 	l.f.Snd.Receive(a)
+}
+
+// sampleCwnd adds the window held since the last sample to its integral.
+func (l *Layer) sampleCwnd() {
+	now := int64(l.net.Now())
+	if !l.cwndSampled {
+		l.cwndT0, l.cwndSampled = now, true
+	} else {
+		l.cwndArea += l.cwndLast * float64(now-l.cwndAt)
+	}
+	w := l.f.Snd.Cwnd / l.f.Snd.MSS
+	if cap := float64(l.f.Cfg.Segments.Window); cap > 0 {
+		w = min(w, cap) // the window the sender can use (the model's CWmax)
+	}
+	l.cwndAt, l.cwndLast = now, w
+	if now > l.cwndT0 {
+		l.Stats.CwndMean = l.cwndArea / float64(now-l.cwndT0)
+	}
 }

@@ -176,7 +176,7 @@ func (sw *Sweep) readScenario() error {
 
 // Spec is a hash of what a run's result depends on besides its grid
 // point and seed: the base scenario's text, the fixed overrides and the
-// base seed. A store remembers it; resuming or merging with a different
+// base seed, and the metrics collected. A store remembers it; resuming or merging with a different
 // spec is refused. Adding grid values or replications keeps it.
 func (sw *Sweep) Spec() string {
 	h := sha256.New()
@@ -186,6 +186,11 @@ func (sw *Sweep) Spec() string {
 		fmt.Fprintf(h, "set %q\n", s)
 	}
 	fmt.Fprintf(h, "seed %d\n", sw.Seed)
+	// The metrics collected are part of what a run stores: a store made
+	// with fewer cannot answer for more.
+	for _, m := range sw.Metrics {
+		fmt.Fprintf(h, "metric %q\n", m)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

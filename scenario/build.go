@@ -273,7 +273,7 @@ func (c codedFlow) Result(now sim.Time) metrics.Flow {
 		"coded_sent": float64(st.CodedSent), "innovative": float64(st.Innovative),
 		"non_innovative": float64(st.NonInnovative), "delivered": float64(st.Delivered),
 		"mismatched": float64(st.Mismatched), "max_window": float64(st.MaxWindow),
-		"seen": float64(st.Seen), "span_overflows": float64(st.SpanOverflows),
+		"seen": float64(st.Seen), "span_overflows": float64(st.SpanOverflows), "cwnd_mean": st.CwndMean,
 	}
 	return r
 }
