@@ -162,11 +162,14 @@ func granularityCases(gs ...float64) string {
 }
 
 // flowValue is metric of the flow ftp in a run.
-func flowValue(metric string) func(r *store.Run) (float64, bool) {
+func flowValue(metric string) func(r *store.Run) (float64, bool) { return flowMetric("ftp", metric, 1) }
+
+// flowMetric is metric of the named flow in a run, times scale.
+func flowMetric(flow, metric string, scale float64) func(r *store.Run) (float64, bool) {
 	return func(r *store.Run) (float64, bool) {
 		for _, m := range r.Metrics {
-			if m.Name == metric && m.Flow == "ftp" {
-				return m.Value, true
+			if m.Name == metric && m.Flow == flow {
+				return m.Value * scale, true
 			}
 		}
 		return 0, false

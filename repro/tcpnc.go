@@ -164,15 +164,7 @@ func tcpncFig9Report(c *Context) (*Outcome, error) {
 
 func tcpncFig5Report(c *Context) (*Outcome, error) {
 	secs := runSeconds(c)
-	ackRate := func(r *store.Run) (float64, bool) {
-		for _, m := range r.Metrics {
-			if m.Name == "coding.seen" {
-				return m.Value / secs, true
-			}
-		}
-		return 0, false
-	}
-	pts, err := perRun(c.Store, ackRate)
+	pts, err := perRun(c.Store, flowMetric("nc", "coding.seen", 1/secs))
 	if err != nil {
 		return nil, err
 	}
@@ -183,17 +175,7 @@ func tcpncFig5Report(c *Context) (*Outcome, error) {
 		Series: seriesChart(sums, "p", series, 1, 1),
 		Caption: fmt.Sprintf("Points: tcplab, Reno over the coding layer, mean of %d runs of %g s, 95%% CI. Lines: the paper's Markov chain (Algorithm 1, p' = 1 − R(1 − p)), CWmax 50, RTT %.3f s.",
 			sums[0].N, secs, tcpncRTT)}
-	metric := func(name string) func(r *store.Run) (float64, bool) {
-		return func(r *store.Run) (float64, bool) {
-			for _, m := range r.Metrics {
-				if m.Name == name {
-					return m.Value, true
-				}
-			}
-			return 0, false
-		}
-	}
-	opts, err := perRun(c.Store, metric("coding.span_overflows"))
+	opts, err := perRun(c.Store, flowMetric("nc", "coding.span_overflows", 1))
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +237,7 @@ func tcpncFig5Report(c *Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	gpts, err := perRun(c.Store, metric("goodput_bps"))
+	gpts, err := perRun(c.Store, flowMetric("nc", "goodput_bps", 1))
 	if err != nil {
 		return nil, err
 	}
@@ -293,14 +275,7 @@ func tcpncFig5Report(c *Context) (*Outcome, error) {
 // tcpncCwndFigure is Fig. 7a: the mean window against the erasure rate,
 // the chain's E[cwnd] beside the simulation's time-averaged window.
 func tcpncCwndFigure(c *Context, out *Outcome, overflow []store.Summary) error {
-	pts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		for _, m := range r.Metrics {
-			if m.Name == "coding.cwnd_mean" {
-				return m.Value, true
-			}
-		}
-		return 0, false
-	})
+	pts, err := perRun(c.Store, flowMetric("nc", "coding.cwnd_mean", 1))
 	if err != nil {
 		return err
 	}
@@ -426,14 +401,7 @@ metrics: [coding.seen, coding.span_overflows]
 
 func tcpncFig7eReport(c *Context) (*Outcome, error) {
 	secs := runSeconds(c)
-	pts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		for _, m := range r.Metrics {
-			if m.Name == "coding.seen" {
-				return m.Value / secs, true
-			}
-		}
-		return 0, false
-	})
+	pts, err := perRun(c.Store, flowMetric("nc", "coding.seen", 1/secs))
 	if err != nil {
 		return nil, err
 	}
