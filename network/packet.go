@@ -93,6 +93,11 @@ type Packet struct {
 	Seq   int64
 	Ack   int64
 	Flags Flags
+	// Wnd is the receive window the ACK advertises, in bytes, when HasWnd
+	// (RFC 9293 §3.8.6: flow control). Receivers without a bounded buffer
+	// do not advertise one, and their senders are limited by cwnd alone.
+	HasWnd bool
+	Wnd    int64
 
 	HasTS bool // timestamps option (RFC 7323)
 	TSval int64

@@ -129,9 +129,6 @@ func (f *Flow) StopAt(at sim.Time) {
 func (f *Flow) onStart() {
 	f.started = true
 	f.Snd.start()
-	if f.Snd.limitBytes > 0 {
-		f.Snd.limit = f.Snd.dataStart + f.Snd.limitBytes
-	}
 }
 
 func (f *Flow) onStop() {

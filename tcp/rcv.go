@@ -23,6 +23,13 @@ type Receiver struct {
 	tsRecent    int64
 	lastAckSent int64
 
+	// window, if set, is the receive buffer's free space in bytes
+	// beyond rcvNxt, advertised on every ACK (SetWindow); lastWnd is
+	// the last advertised value (segments starting beyond it are
+	// refused).
+	window  func() int64
+	lastWnd int64
+
 	unacked int // full segments received since the last ACK
 	delack  sim.Timer
 	ece     bool // RFC 3168: echo CE until CWR
@@ -70,6 +77,11 @@ func (r *Receiver) Receive(p *network.Packet) {
 	start, end := p.Seq, p.Seq+int64(p.Payload)
 	immediate := false
 	switch {
+	case r.window != nil && start >= r.rcvNxt+r.lastWnd:
+		// Beyond the advertised window: not acceptable (RFC 9293
+		// §3.10.7.4); drop it and say where the window is. With a
+		// zero window this refuses the sender's probe.
+		immediate = true
 	case end <= r.rcvNxt || r.covered(start, end):
 		// All old: a duplicate; ACK at once (RFC 5681 §4.2).
 		if p.Retx {
@@ -111,6 +123,35 @@ func (r *Receiver) onSYN(p *network.Packet) {
 		flags |= network.FlagSYN
 	}
 	r.emit(flags)
+}
+
+// SetWindow makes the receiver advertise a receive window on its ACKs:
+// free returns the bytes it can take beyond the next expected one (a
+// relay's buffer space: package alltcp). Without it no window is
+// advertised, as an application that reads at once.
+func (r *Receiver) SetWindow(free func() int64) {
+	r.window = free
+	r.lastWnd = max(free(), 0)
+}
+
+// Window is the receive window last advertised (SetWindow).
+func (r *Receiver) Window() int64 { return r.lastWnd }
+
+// SendAck sends an ACK now: a window update after free space grew.
+func (r *Receiver) SendAck() { r.sendAck() }
+
+// Expect lets data flow from seq without a handshake, as when a relay takes
+// over a connection in the middle.
+func (r *Receiver) Expect(seq int64) { r.expect(seq) }
+
+// Next is RCV.NXT: the next byte expected in order.
+func (r *Receiver) Next() int64 { return r.rcvNxt }
+
+// Held calls fn for every block held above RCV.NXT, in order.
+func (r *Receiver) Held(fn func(start, end int64)) {
+	for _, b := range r.ooo {
+		fn(b.start, b.end)
+	}
 }
 
 // expect lets data flow without a handshake: the first sequence number is
@@ -226,6 +267,10 @@ func (r *Receiver) emit(flags network.Flags) {
 		p.Flags |= network.FlagECE
 	}
 	p.CWEcho = r.cwEcho
+	if r.window != nil {
+		r.lastWnd = max(r.window(), 0)
+		p.HasWnd, p.Wnd = true, r.lastWnd
+	}
 	p.Size = size
 	r.lastAckSent = r.rcvNxt
 	r.acksSent++

@@ -61,6 +61,10 @@ type Sender struct {
 	rttSent   sim.Time
 
 	limitBytes int64 // fixed-size transfer length (0: bulk)
+	// capWindow is the configured window cap (State.Window before any
+	// advertisement, 0: none); an advertised receive window lowers
+	// State.Window below it (advertise).
+	capWindow float64
 	// Sizes on the wire of a SYN and of a data segment's headers: the
 	// profile's (headerSize), or a program's own (ns-2's Vegas counts no
 	// headers: its SYN and segments are packetSize_ bytes).
@@ -123,6 +127,7 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 	if c.Segments.Window > 0 {
 		st.Window = float64(c.Segments.Window) * st.MSS
 	}
+	s.capWindow = st.Window
 	switch {
 	case c.Segments.InitialSsthresh > 0:
 		st.Ssthresh = c.Segments.InitialSsthresh * st.MSS
@@ -139,13 +144,21 @@ func (s *Sender) start() {
 	s.Now = s.net.Now()
 	s.cc.Init(&s.State)
 	s.floorCwnd()
+	s.dataStart, s.Una, s.Nxt, s.High = 1, 0, 0, 0
 	if s.cfg.Open.Mode == HandshakeNone {
-		s.dataStart, s.Una, s.Nxt, s.High = 0, 0, 0, 0
+		s.dataStart = 0
+	}
+	if s.limitBytes > 0 || s.f.drained != nil {
+		// A fixed-size or application-driven flow sends what was
+		// offered (an application-driven one, maybe nothing yet), from
+		// its first segment on.
+		s.limit = s.dataStart + s.limitBytes
+	}
+	if s.cfg.Open.Mode == HandshakeNone {
 		s.f.Rcv.expect(0)
 		s.established()
 		return
 	}
-	s.dataStart, s.Una, s.Nxt, s.High = 1, 0, 0, 0
 	s.sendSYN()
 }
 
@@ -285,6 +298,21 @@ func (s *Sender) restartTimer() {
 	s.timer.Arm(s.net.Now() + s.armedFor)
 }
 
+// advertise applies a receive window the receiver advertised (RFC 9293
+// §3.8.6): the send window is the smaller of it and the configured cap. A
+// zero window keeps one byte so that State.Window never reads as "no cap";
+// with nothing outstanding sendWindow still lets one segment go, the probe
+// of a closed window. It reports whether the window changed.
+func (s *Sender) advertise(wnd int64) bool {
+	w := float64(max(wnd, 1))
+	if s.capWindow > 0 && s.capWindow < w {
+		w = s.capWindow
+	}
+	changed := w != s.Window
+	s.Window = w
+	return changed
+}
+
 // sendWindow is how many bytes beyond SND.UNA may be outstanding.
 func (s *Sender) sendWindow() int64 {
 	w := math.Floor(s.Cwnd/s.State.MSS)*s.State.MSS + float64(s.infl)
@@ -382,6 +410,7 @@ func (s *Sender) onSynAck() {
 // onAck processes an ACK for an open connection.
 func (s *Sender) onAck(p *network.Packet) {
 	ack := min(p.Ack, s.High) // cannot acknowledge unsent data
+	update := p.HasWnd && s.advertise(p.Wnd)
 	ev := &s.ev
 	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0}
 	fresh := p.NSack > 0 && s.rec.sack(p)
@@ -394,6 +423,10 @@ func (s *Sender) onAck(p *network.Packet) {
 	switch {
 	case ack > s.Una:
 		s.onNewAck(p, ev)
+	case update:
+		// RFC 5681 §2: an ACK that changes the advertised window is a
+		// window update, not a duplicate; it may open the window.
+		s.trySend()
 	case ack == s.Una && s.Una < s.High && p.Payload == 0 && s.rec.duplicate(fresh):
 		s.dupacks++
 		ev.Dupacks = s.dupacks
