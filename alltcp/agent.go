@@ -68,8 +68,13 @@ type Config struct {
 	// GammaMax bounds γ (eq. 9): above it the agent holds the
 	// acknowledgements of the faster upstream segment.
 	GammaMax float64
-	// MaxHold is the longest an acknowledgement is held for γ.
+	// MaxHold is the longest an acknowledgement is held for γ (0: never
+	// held, γ is only measured).
 	MaxHold sim.Time
+	// Compare runs every predictor side by side on the level (the
+	// chosen one still decides) and reports each one's error; off, only
+	// the chosen one runs and is scored.
+	Compare bool
 }
 
 // Defaults fills the zero fields of c.
@@ -116,7 +121,7 @@ func (c Config) Defaults() Config {
 	if c.MaxHold == 0 {
 		c.MaxHold = 50 * sim.Millisecond
 	}
-	return c
+	return c // Compare stays as given: off unless asked
 }
 
 // Validate reports a setting the agent cannot work with; the field is
@@ -204,8 +209,9 @@ type Stats struct {
 	// MPI is the maximum prediction interval (eq. 6) of the last FARIMA
 	// fit, in intervals (-1: no fit yet).
 	MPI int `json:"mpi"`
-	// Errors of each predictor's τ-step forecasts of the level (all run
-	// side by side; Config.Predictor drives the decisions).
+	// Errors of the predictor's τ-step forecasts of the level (of every
+	// predictor with Config.Compare; Config.Predictor drives the
+	// decisions).
 	Forecast map[string]ForecastError `json:"forecast"`
 	// MemoryBytes is the agent's bookkeeping per tracked flow.
 	MemoryPerFlow int `json:"memory_per_flow_bytes"`
@@ -239,8 +245,10 @@ func NewIDs(first int32) *IDs { return &IDs{next: first} }
 
 // New puts an agent on node. Its own connections take their flow ids from
 // ids.
+//
+// cfg is taken as it is: Defaults fills a partial one (zero is a setting
+// of its own for some fields, as MaxHold).
 func New(net *network.Net, node *network.Node, cfg Config, ids *IDs) (*Agent, error) {
-	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -259,6 +267,9 @@ func New(net *network.Net, node *network.Node, cfg Config, ids *IDs) (*Agent, er
 // it: the ports, nodes and settings a real proxy reads from the packets'
 // headers and options.
 func (a *Agent) Watch(f *tcp.Flow) { a.known[f.ID] = f }
+
+// Node is where the agent sits.
+func (a *Agent) Node() *network.Node { return a.node }
 
 // Config is the agent's configuration with defaults applied.
 func (a *Agent) Config() Config { return a.cfg }
@@ -290,8 +301,8 @@ func (a *Agent) conn(id int32) *conn {
 		return a.flows[id]
 	}
 	f := a.known[id]
-	if f == nil || id < 0 {
-		return nil
+	if f == nil || id < 0 || f.Src == a.node || f.Dst == a.node {
+		return nil // unknown, or an end of the flow: nothing to split
 	}
 	for int(id) >= len(a.flows) {
 		a.flows = append(a.flows, nil)

@@ -54,7 +54,7 @@ func newChain(t testing.TB, seed uint64, profile string, p, bw, midBw float64, p
 	c.flow = f
 	ids := NewIDs(1)
 	for _, at := range agentAt {
-		a, err := New(c.net, c.nodes[at], cfg, ids)
+		a, err := New(c.net, c.nodes[at], cfg.Defaults(), ids)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,6 +74,9 @@ func newLevel(cfg Config, node *network.Node) *level {
 	l := &level{cfg: cfg, links: node.Out()}
 	l.lastTx = make([]int64, len(l.links))
 	for _, name := range predictorOrder {
+		if name != cfg.Predictor && !cfg.Compare {
+			continue
+		}
 		f := &forecaster{name: name, fit: predictors[name],
 			pending: make([]float64, cfg.Tau+1), have: make([]bool, cfg.Tau+1)}
 		l.fc = append(l.fc, f)
@@ -154,9 +157,13 @@ func (l *level) refit(st *Stats) {
 // mpi is eq. 6 for the fitted model: the largest τ whose forecast is
 // within ε of the level with probability 1 − P_ε (-1 if the model gives
 // no answer, as for a zero mean).
+//
+// σ² is the window's sample variance rather than the model's Σ h_u²
+// (which sums 2^16 weights per refit), and τ is searched up to 64.
 func mpi(fa *predict.FARIMA, x []float64, cfg Config) int {
-	m, err := predict.MPI(predict.MPIParams{H: fa.MAWeights(256), Var: fa.Variance(),
-		Mean: stat.Mean(x, nil), Eps: cfg.Eps, PEps: cfg.PEps})
+	mean, v := stat.MeanVariance(x, nil)
+	m, err := predict.MPI(predict.MPIParams{H: fa.MAWeights(64), Var: v,
+		Mean: mean, Eps: cfg.Eps, PEps: cfg.PEps})
 	if err != nil {
 		return -1
 	}

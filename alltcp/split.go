@@ -379,8 +379,8 @@ func (c *conn) gamma() float64 {
 
 // noteGamma counts the interval's γ of a split flow.
 func (c *conn) noteGamma() {
-	if c.st != splitting {
-		return
+	if c.st != splitting || c.buffered() == 0 && c.down.Snd.High == c.down.Snd.Una {
+		return // idle: nothing to balance
 	}
 	a := c.a
 	g := c.gamma()

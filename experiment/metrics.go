@@ -32,14 +32,16 @@ func FlowMetricNames() []string {
 
 // KnownMetric reports whether a sweep can collect metric m: a numeric
 // flow result, dropped.CAUSE, accuracy.NAME or coding.NAME of a flow, or run.events,
-// run.sim_seconds, run.drops.CAUSE of the whole run.
+// run.sim_seconds, run.drops.CAUSE, run.agent.NODE.COUNTER (an ALL-TCP
+// agent's, forecast errors as run.agent.NODE.forecast.PREDICTOR.nmse) of
+// the whole run.
 func KnownMetric(m string) bool {
 	for _, n := range FlowMetricNames() {
 		if m == n {
 			return true
 		}
 	}
-	for _, p := range []string{"dropped.", "accuracy.", "coding.", "run.drops."} {
+	for _, p := range []string{"dropped.", "accuracy.", "coding.", "run.drops.", "run.agent."} {
 		if strings.HasPrefix(m, p) && len(m) > len(p) {
 			return true
 		}
@@ -91,6 +93,11 @@ func extract(res *scenario.Result, want, flows []string) []store.Metric {
 	for c, n := range res.Drops {
 		run["run.drops."+c] = float64(n)
 	}
+	for node, st := range res.Agents {
+		for k, v := range numbers(st) {
+			run["run.agent."+node+"."+k] = v
+		}
+	}
 	for _, n := range want {
 		if strings.HasPrefix(n, "run.") {
 			out = append(out, store.Metric{Flow: "", Name: n, Value: run[n]})
@@ -101,22 +108,26 @@ func extract(res *scenario.Result, want, flows []string) []store.Metric {
 
 // flatten turns a flow result into name → value for its numbers, with
 // maps of numbers as prefix.key.
-func flatten(f *metrics.Flow) map[string]float64 {
-	b, _ := json.Marshal(f)
+func flatten(f *metrics.Flow) map[string]float64 { return numbers(f) }
+
+// numbers flattens the JSON form of v to its numbers, nested objects
+// joined with dots.
+func numbers(v any) map[string]float64 {
+	b, _ := json.Marshal(v)
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	out := map[string]float64{}
-	for k, v := range m {
-		switch x := v.(type) {
-		case float64:
-			out[k] = x
-		case map[string]any:
-			for k2, v2 := range x {
-				if y, ok := v2.(float64); ok {
-					out[k+"."+k2] = y
-				}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			switch x := v.(type) {
+			case float64:
+				out[prefix+k] = x
+			case map[string]any:
+				walk(prefix+k+".", x)
 			}
 		}
 	}
+	walk("", m)
 	return out
 }

@@ -64,7 +64,7 @@ func TestJSONContractIsDocumented(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"accuracy", "a_rlwl", "ecn_reductions", "completion_seconds", "channel_error", "wireless", "missed_acks"} {
+	for _, must := range []string{"accuracy", "a_rlwl", "ecn_reductions", "completion_seconds", "channel_error", "wireless", "missed_acks", "agents", "splits", "nmse"} {
 		if !seen[must] {
 			t.Errorf("no example produced %q: the check above does not cover it", must)
 		}
@@ -72,12 +72,12 @@ func TestJSONContractIsDocumented(t *testing.T) {
 }
 
 // keys collects every object key in v, except the node names that key
-// the wireless counters.
+// the wireless and agent counters.
 func keys(v any, into map[string]bool, parent string) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if parent != "wireless" {
+			if parent != "wireless" && parent != "agents" {
 				into[k] = true
 			}
 			keys(x, into, k)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tcplab/tcplab/alltcp"
 	"github.com/tcplab/tcplab/coding"
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/network"
@@ -26,6 +27,9 @@ type Run struct {
 	series   *seriesTrace
 	packets  *packetTraces
 	wifi     *wireless.Channel
+	agents   []*alltcp.Agent
+	// Warnings are problems that do not stop the run.
+	Warnings []string
 }
 
 // source is what a flow's sender offers the runner; tcp.Flow and
@@ -67,6 +71,13 @@ func (s *Scenario) Build() (*Run, error) {
 			continue
 		}
 		run.flows = append(run.flows, src)
+	}
+	if len(r.errs) == 0 {
+		agents, warnings, err := buildAgents(s, net, nodes, run.TCPFlows())
+		if err != nil {
+			r.at(s.lineOf("nodes"), "nodes", "%v", err)
+		}
+		run.agents, run.Warnings = agents, warnings
 	}
 	if s.Trace.Drops != "" && len(r.errs) == 0 {
 		t, err := newDropTrace(s.Trace.Drops, s, net)
@@ -346,6 +357,13 @@ func (r *Run) Run() (*Result, error) {
 			res.Wireless[rd.Node.Name] = rd.Stats
 		}
 	}
+	if len(r.agents) > 0 {
+		res.Agents = map[string]alltcp.Stats{}
+		for _, a := range r.agents {
+			res.Agents[a.Node().Name] = a.Stats
+		}
+	}
+	res.Warnings = r.Warnings
 	if r.drops != nil {
 		if err := r.drops.close(); err != nil {
 			return res, err

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"github.com/tcplab/tcplab/alltcp"
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/wireless"
 )
@@ -20,4 +21,10 @@ type Result struct {
 	// Wireless holds each radio's MAC counters, by node (absent without
 	// a wireless channel).
 	Wireless map[string]wireless.Stats `json:"wireless,omitempty"`
+	// Agents holds each ALL-TCP agent's counters, by node (absent
+	// without agents).
+	Agents map[string]alltcp.Stats `json:"agents,omitempty"`
+	// Warnings are problems found while building that do not stop the
+	// run (an agent no flow crosses).
+	Warnings []string `json:"warnings,omitempty"`
 }

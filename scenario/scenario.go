@@ -38,6 +38,9 @@ type Scenario struct {
 // with a name (and count, see README).
 type NodeSpec struct {
 	Name string `yaml:"name"`
+	// Agent, if present, is a middlebox on the node (ALL-TCP's edge
+	// agent, scenario/agent.go).
+	Agent *AgentSpec `yaml:"agent"`
 	origin
 }
 

@@ -37,6 +37,9 @@ func (s *Scenario) check(r *reporter) {
 			}
 			nodes[n.Name] = i
 		}
+		if n.Agent != nil {
+			n.Agent.check(r)
+		}
 	}
 
 	// Adjacency for the reachability check of flows (links are full duplex).

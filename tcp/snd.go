@@ -65,6 +65,8 @@ type Sender struct {
 	// advertisement, 0: none); an advertised receive window lowers
 	// State.Window below it (advertise).
 	capWindow float64
+	rwnd      int64 // the last advertised receive window
+	hasRwnd   bool
 	// Sizes on the wire of a SYN and of a data segment's headers: the
 	// profile's (headerSize), or a program's own (ns-2's Vegas counts no
 	// headers: its SYN and segments are packetSize_ bytes).
@@ -304,11 +306,14 @@ func (s *Sender) restartTimer() {
 // with nothing outstanding sendWindow still lets one segment go, the probe
 // of a closed window. It reports whether the window changed.
 func (s *Sender) advertise(wnd int64) bool {
+	// RFC 5681 §2 compares the advertised windows themselves: an update
+	// above the cap changes nothing here but is still not a duplicate.
+	changed := !s.hasRwnd || wnd != s.rwnd
+	s.rwnd, s.hasRwnd = wnd, true
 	w := float64(max(wnd, 1))
 	if s.capWindow > 0 && s.capWindow < w {
 		w = s.capWindow
 	}
-	changed := w != s.Window
 	s.Window = w
 	return changed
 }

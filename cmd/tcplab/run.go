@@ -101,6 +101,9 @@ or flag, 3 when a budget stopped the run (the partial result is printed).`,
 		if err != nil {
 			return err
 		}
+		for _, w := range res.Warnings {
+			fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: warning: %s\n", w)
+		}
 		return write(cmd.OutOrStdout(), res)
 	},
 }
