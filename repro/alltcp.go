@@ -3,6 +3,7 @@ package repro
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/tcplab/tcplab/alltcp"
@@ -321,5 +322,31 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 		return nil, err
 	}
 	out.Files, out.Figures = fig.Files, fig.Figures
+	// The paper's figures: bytes received per 0.8 s over time, one run.
+	bins := plot.Chart{Title: "ALL-TCP Figs. 9-10: received throughput, normal state", XLabel: "time (s)", YLabel: "throughput (Mbit/s)",
+		Caption: "Bytes received at H2 per 0.8 s, seed 1; no link error, Tahoe (ns-2 agent, window 20)."}
+	for _, st := range []struct{ name, r2, r3 string }{{"Tahoe end to end", "observe", "observe"}, {"1 ALL-TCP agent", "split", "observe"}, {"2 ALL-TCP agents", "split", "split"}} {
+		sets := []string{"duration=80s", "nodes.R2.agent.mode=" + st.r2, "nodes.R3.agent.mode=" + st.r3}
+		for l := 1; l <= 5; l++ {
+			sets = append(sets, fmt.Sprintf("links.l%d.loss.rate=0", l))
+		}
+		tr, err := alltcpTrace(c, sets, 1)
+		if err != nil {
+			return nil, err
+		}
+		ser := plot.Series{Name: st.name}
+		for i, v := range tr.bins {
+			ser.X, ser.Y = append(ser.X, (float64(i)+1)*alltcpBin.Seconds()), append(ser.Y, v)
+		}
+		bins.Series = append(bins.Series, ser)
+	}
+	base := filepath.Join(c.Dir, c.Entry.Name) + "-throughput"
+	for _, ext := range []string{".svg", ".png"} {
+		if err := plot.Line(bins, base+ext); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, base+ext)
+	}
+	out.Figures = append(out.Figures, base+".svg")
 	return out, nil
 }

@@ -229,9 +229,14 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 	start := f.Start
 	if f.Transport.Protocol == "udp" {
 		c := traffic.NewCBR(net, id, src, dst, float64(f.App.Rate), int(f.App.PacketSize))
+		if f.App.Type == "onoff" {
+			if err := c.SetOnOff(f.App.Burst, f.App.Idle, f.App.Shape, net.Stream("onoff/"+f.Name)); err != nil {
+				return nil, err
+			}
+		}
 		c.Start(start)
 		c.StopAt(f.Stop)
-		return named{c, f.Name, "cbr"}, nil
+		return named{c, f.Name, f.App.Type}, nil
 	}
 	t, err := tcp.NewFlow(net, id, f.Name, f.Transport.TCP, src, dst)
 	if err != nil {

@@ -148,6 +148,12 @@ type AppSpec struct {
 	ObjectSize Bytes    `yaml:"object_size"`
 	Shape      float64  `yaml:"shape"`
 	Think      sim.Time `yaml:"think"`
+	// onoff: a cbr source (rate, packet_size) that sends in bursts of
+	// mean length burst separated by silences of mean length idle, both
+	// Pareto of tail index shape (default 1.4: aggregates of many such
+	// sources are self-similar with H = (3 − shape)/2 = 0.8).
+	Burst sim.Time `yaml:"burst"`
+	Idle  sim.Time `yaml:"idle"`
 	origin
 }
 
@@ -155,6 +161,7 @@ var appParams = map[string][]string{
 	"bulk":     {},
 	"transfer": {"size"},
 	"cbr":      {"rate", "packet_size"},
+	"onoff":    {"rate", "packet_size", "burst", "idle", "shape"},
 	"web":      {"objects", "object_size", "shape", "think"},
 }
 
@@ -181,22 +188,27 @@ func (f *FlowSpec) checkApp(r *reporter) {
 	}
 	params, ok := appParams[a.Type]
 	if !ok {
-		r.at(a.lineOf("type"), a.field("type"), "unknown application %q (have bulk, cbr, transfer, web)", a.Type)
+		r.at(a.lineOf("type"), a.field("type"), "unknown application %q (have bulk, cbr, onoff, transfer, web)", a.Type)
 		return
 	}
 	required := params
-	if a.Type == "web" {
+	switch a.Type {
+	case "web":
 		required = nil // every web parameter has a default
 		a.checkWeb(r)
+	case "onoff":
+		required = params[:4]
+		a.checkOnOff(r)
 	}
 	checkParams(r, &a.origin, "application", a.Type, params, required, []string{"type"})
 	if a.Type == "transfer" && a.has("size") && a.Size == 0 {
 		r.at(a.lineOf("size"), a.field("size"), "transfer size must be positive")
 	}
-	if a.Type == "cbr" && a.has("packet_size") && a.PacketSize <= traffic.UDPHeader {
+	udp := a.Type == "cbr" || a.Type == "onoff"
+	if udp && a.has("packet_size") && a.PacketSize <= traffic.UDPHeader {
 		r.at(a.lineOf("packet_size"), a.field("packet_size"), "packet size %dB leaves no payload after the %dB UDP/IP header", a.PacketSize, traffic.UDPHeader)
 	}
-	if a.Type == "cbr" && a.PacketSize > 65507 {
+	if udp && a.PacketSize > 65507 {
 		r.at(a.lineOf("packet_size"), a.field("packet_size"), "packet size %d exceeds a UDP datagram (65507 bytes)", a.PacketSize)
 	}
 
@@ -205,15 +217,15 @@ func (f *FlowSpec) checkApp(r *reporter) {
 		t.path, t.line = f.field("transport"), f.line
 	}
 	switch {
-	case t.Protocol == "" && a.Type == "cbr":
+	case t.Protocol == "" && udp:
 		t.Protocol = "udp"
 	case t.Protocol == "":
 		t.Protocol = "tcp"
 		t.TCP, _ = tcp.Profile(tcp.DefaultProfile)
-	case t.Protocol == "udp" && a.Type != "cbr":
-		r.at(t.line, t.path, "a %s application needs TCP; UDP carries cbr only", a.Type)
-	case t.Protocol == "tcp" && a.Type == "cbr":
-		r.at(t.line, t.path, "cbr runs over UDP; write \"transport: udp\" or leave transport out")
+	case t.Protocol == "udp" && !udp:
+		r.at(t.line, t.path, "a %s application needs TCP; UDP carries cbr and onoff only", a.Type)
+	case t.Protocol == "tcp" && udp:
+		r.at(t.line, t.path, "%s runs over UDP; write \"transport: udp\" or leave transport out", a.Type)
 	}
 	if t.Protocol == "tcp" {
 		checkTCP(r, t)
@@ -276,5 +288,23 @@ func (a *AppSpec) checkWeb(r *reporter) {
 	}
 	if a.Think < 0 {
 		r.at(a.lineOf("think"), a.field("think"), "think time must not be negative")
+	}
+}
+
+// checkOnOff fills the on/off source's shape and checks its periods.
+func (a *AppSpec) checkOnOff(r *reporter) {
+	if !a.has("shape") {
+		a.Shape = 1.4
+	}
+	if !(a.Shape > 1) || a.Shape > 100 {
+		r.at(a.lineOf("shape"), a.field("shape"), "Pareto shape must be in (1, 100] (a finite mean), got %g", a.Shape)
+	}
+	for _, k := range []struct {
+		key string
+		v   sim.Time
+	}{{"burst", a.Burst}, {"idle", a.Idle}} {
+		if a.has(k.key) && k.v <= 0 {
+			r.at(a.lineOf(k.key), a.field(k.key), "mean %s period must be positive", k.key)
+		}
 	}
 }

@@ -27,7 +27,9 @@ type CBR struct {
 	stop     sim.Time
 	started  bool
 	tick     sim.Timer // next transmission; embedded so sending never allocates
-	k        int64     // packets sent since Start (schedules the next one)
+	k        int64     // packets sent since the burst began (schedules the next one)
+	burst    sim.Time  // when the current burst began (Start's time for a plain CBR)
+	onoff    *onOff    // nil: always on
 	sent     int64
 	sentByte int64
 	drops    []int64 // by network.DropCause
@@ -57,7 +59,10 @@ func NewCBR(net *network.Net, id int32, src, dst *network.Node, rateBps float64,
 
 // Start begins sending at time at.
 func (c *CBR) Start(at sim.Time) {
-	c.start, c.started, c.k = at, true, 0
+	c.start, c.started, c.k, c.burst = at, true, 0, at
+	if c.onoff != nil {
+		c.onoff.end = at + c.onoff.on()
+	}
 	if at < c.stop {
 		c.tick.Arm(at)
 	}
@@ -87,7 +92,13 @@ func (c *CBR) send() {
 	c.sent++
 	c.sentByte += int64(c.size)
 	c.src.Send(p)
-	next := c.start + sim.FromSeconds(float64(c.k)*float64(c.size)*8/c.rate)
+	next := c.burst + sim.FromSeconds(float64(c.k)*float64(c.size)*8/c.rate)
+	if o := c.onoff; o != nil && next >= o.end {
+		// The burst is over: silent for an off period, then a new one.
+		c.burst, c.k = o.end+o.off(), 0
+		o.end = c.burst + o.on()
+		next = c.burst
+	}
 	if next < c.stop {
 		c.tick.Arm(next)
 	}

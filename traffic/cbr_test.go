@@ -139,3 +139,30 @@ func BenchmarkCBRBottleneck(b *testing.B) {
 	n.Run(n.Now() + sim.Time(float64(b.N)/2500*float64(sim.Second)))
 	b.ReportMetric(float64(f.SentPackets()-sent0)/b.Elapsed().Seconds(), "pkts/s")
 }
+
+// TestOnOffSendsItsDutyCycle checks a Pareto on/off source against its
+// definition: over a long run it sends rate · on/(on+off) on average.
+func TestOnOffSendsItsDutyCycle(t *testing.T) {
+	for _, tc := range []struct {
+		on, off sim.Time
+		shape   float64
+	}{{sim.Second, sim.Second, 1.4}, {500 * sim.Millisecond, 1500 * sim.Millisecond, 1.9}} {
+		net := network.New(1)
+		a, b := net.AddNode("a"), net.AddNode("b")
+		net.Connect("l", a, b, network.LinkConfig{Bandwidth: 100e6, Delay: sim.Millisecond}, func() network.Queue { return &network.DropTail{LimitPackets: 1000} })
+		net.ComputeRoutes()
+		c := NewCBR(net, 0, a, b, 1e6, 1000)
+		if err := c.SetOnOff(tc.on, tc.off, tc.shape, net.Stream("onoff")); err != nil {
+			t.Fatal(err)
+		}
+		c.Start(0)
+		const secs = 20000
+		net.Run(secs * sim.Second)
+		got := float64(c.sentByte) * 8 / secs
+		want := 1e6 * float64(tc.on) / float64(tc.on+tc.off)
+		// Heavy tails converge slowly: 10% over 20 000 s.
+		if math.Abs(got/want-1) > 0.1 {
+			t.Errorf("on %v off %v shape %g: %.0f bit/s, want %.0f", tc.on, tc.off, tc.shape, got, want)
+		}
+	}
+}
