@@ -71,7 +71,7 @@ var recoveries = map[string]recoverySpec{
 	"tahoe":    {func(s *Sender) lossRecovery { return &tahoeRecovery{cumulative{s}, false} }, false},
 	"reno":     {func(s *Sender) lossRecovery { return &renoRecovery{cumulative{s}} }, true},
 	"newreno":  {func(s *Sender) lossRecovery { return &newRenoRecovery{cumulative{s}} }, true},
-	"sack":     {func(s *Sender) lossRecovery { return &sackRecovery{s: s} }, true},
+	"sack":     {newSackRecovery, true},
 }
 
 // newRecovery is the loss recovery a variant registered with, or RFC 6675

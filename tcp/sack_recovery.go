@@ -1,6 +1,11 @@
 package tcp
 
-import "github.com/tcplab/tcplab/network"
+import (
+	"fmt"
+	"math"
+
+	"github.com/tcplab/tcplab/network"
+)
 
 // sackRecovery is SACK-based loss recovery (RFC 6675): a scoreboard of
 // SACKed segments, IsLost, the pipe estimate and NextSeg. The scoreboard
@@ -14,6 +19,14 @@ type sackRecovery struct {
 	// that is not SACKed counts as lost and the repair goes by the pipe
 	// (RFC 6675 §5.1; ns-3.37 marks its sent list lost the same way).
 	afterRTO bool
+	// topSacked lists the SACKed segments lostBelow passed, from the top:
+	// at most DupThresh, all the SACKed ones at or above its boundary.
+	topSacked []int64
+}
+
+func newSackRecovery(s *Sender) lossRecovery {
+	s.sb.keepSackedRx = s.cfg.Recovery.PipeKeepsSackedRetx
+	return &sackRecovery{s: s, topSacked: make([]int64, 0, s.cfg.Recovery.DupThresh)}
 }
 
 // sack records the SACK blocks of an ACK on the scoreboard and reports
@@ -32,13 +45,14 @@ func (r *sackRecovery) sack(p *network.Packet) (fresh bool) {
 		if (start-s.dataStart)%s.mss == 0 {
 			k = s.seg(start)
 		}
-		for ; s.sb.has(k); k++ {
+		// Segments an earlier ACK SACKed are skipped, not walked.
+		for k = s.sb.unsacked(k); s.sb.has(k); k = s.sb.unsacked(k + 1) {
 			segStart := s.dataStart + k*s.mss
 			if s.segEnd(segStart) > b.End {
 				break
 			}
-			if info := s.sb.at(k); !info.sacked {
-				info.sacked, fresh = true, true
+			if s.sb.markSacked(k) {
+				fresh = true
 			}
 		}
 	}
@@ -80,7 +94,7 @@ func (r *sackRecovery) enter() {
 		s.restartTimer()
 	}
 	r.highRxt = s.Una
-	s.sb.at(s.seg(s.Una)).rxRecov = true
+	s.sb.markRx(s.seg(s.Una))
 	s.sendSeg(s.Una, true)
 	s.trySend()
 }
@@ -108,7 +122,7 @@ func (r *sackRecovery) ack(ev *AckEvent) bool {
 // timedOut marks the timeout's retransmission as in the pipe.
 func (r *sackRecovery) timedOut(seq int64) {
 	s := r.s
-	s.sb.at(s.seg(seq)).rxRecov = true
+	s.sb.markRx(s.seg(seq))
 	r.highRxt = s.segEnd(seq)
 }
 
@@ -135,12 +149,13 @@ func (r *sackRecovery) lostAt(k int64) bool { return k < r.lostBelow() }
 // segment only grows downward, so every segment below the boundary IsLost
 // and none at or above it: one scan answers IsLost for the whole window.
 // Without that many SACKed segments it is the lowest segment (none lost).
+// The SACKed segments it passes are kept in topSacked for pipeAt.
 func (r *sackRecovery) lostBelow() int64 {
 	s := r.s
-	n := 0
+	r.topSacked = r.topSacked[:0]
 	for j := s.sb.base + int64(s.sb.n) - 1; j >= s.sb.base; j-- {
 		if s.sb.at(j).sacked {
-			if n++; n >= s.cfg.Recovery.DupThresh {
+			if r.topSacked = append(r.topSacked, j); len(r.topSacked) >= s.cfg.Recovery.DupThresh {
 				return j
 			}
 		}
@@ -149,7 +164,72 @@ func (r *sackRecovery) lostBelow() int64 {
 }
 
 // pipe is SetPipe (RFC 6675 §4): bytes believed in the network.
-func (r *sackRecovery) pipe() int64 {
+func (r *sackRecovery) pipe() int64 { return r.pipeAt(r.lostBelow()) }
+
+// pipeAt is SetPipe given the IsLost boundary lost (lostBelow, just
+// called). It is the sum of two terms, neither a scan of the window:
+//   - segments neither SACKed nor lost: every segment from
+//     max(SND.UNA, lost) (and from recover after a timeout) to the top,
+//     less the SACKed ones there, which are among the DupThresh that
+//     lostBelow passed;
+//   - retransmissions in flight: the scoreboard's rx count.
+//
+// Every segment is MSS bytes but the one the application's limit cuts.
+func (r *sackRecovery) pipeAt(lost int64) int64 {
+	s := r.s
+	// As the definition's loop: from the segment holding SND.MAX − 1 down
+	// to SND.UNA's (a short last segment counts while SND.UNA is inside
+	// it, even once acknowledged).
+	top := s.seg(s.High - 1)
+	if !s.sb.has(top) {
+		return 0
+	}
+	size := func(k int64) int64 { start := s.dataStart + k*s.mss; return s.segEnd(start) - start }
+	lo := max(s.seg(s.Una), s.sb.base)
+	a := max(lo, lost)
+	if r.afterRTO {
+		// Segments starting below recover count as lost.
+		a = max(a, (s.recover-s.dataStart+s.mss-1)/s.mss)
+	}
+	var pipe int64
+	if a <= top {
+		pipe = (top-a)*s.mss + size(top)
+		for _, j := range r.topSacked {
+			if j >= a {
+				pipe -= size(j)
+			}
+		}
+	}
+	pipe += int64(s.sb.rx) * s.mss
+	for k := s.sb.base; k < lo; k++ {
+		// Acknowledged, not yet trimmed (a variant asks for the flight
+		// in the middle of an ACK): outside the pipe.
+		if s.sb.inPipe(s.sb.at(k)) {
+			pipe -= s.mss
+		}
+	}
+	if s.limit != math.MaxInt64 {
+		// The limit's segment may be short: correct its retransmission.
+		if kp := s.seg(s.limit - 1); kp >= lo && kp <= top {
+			if info := s.sb.at(kp); s.sb.inPipe(info) {
+				pipe -= s.mss - size(kp)
+			}
+		}
+	}
+	if checkPipe {
+		if want := r.scanPipe(); want != pipe {
+			panic(fmt.Sprintf("tcp: pipe %d, the scan finds %d", pipe, want))
+		}
+	}
+	return pipe
+}
+
+// checkPipe makes pipeAt compare itself with scanPipe (tests set it).
+var checkPipe bool
+
+// scanPipe is SetPipe by its definition, segment by segment: the check of
+// pipeAt.
+func (r *sackRecovery) scanPipe() int64 {
 	s := r.s
 	var pipe int64
 	sacked := 0
@@ -183,11 +263,10 @@ func (r *sackRecovery) pipe() int64 {
 func (r *sackRecovery) sendByPipe() {
 	s := r.s
 	cwnd := int64(s.Cwnd) + s.infl
-	pipe := r.pipe()
 	// Sending changes no SACK flag: the IsLost boundary and how far the
-	// scans for rules 1 and 3 found nothing hold for the whole loop, so
-	// an ACK costs O(window) however many segments it releases.
+	// scans for rules 1 and 3 found nothing hold for the whole loop.
 	c := nextSegCursor{lost: r.lostBelow()}
+	pipe := r.pipeAt(c.lost)
 	for cwnd-pipe >= s.mss {
 		n := r.sendNextSeg(&c)
 		if n == 0 {
@@ -222,7 +301,7 @@ func (r *sackRecovery) sendNextSeg(c *nextSegCursor) int64 {
 		return s.segEnd(seq) - seq
 	}
 	seq := s.dataStart + k*s.mss
-	s.sb.at(k).rxRecov = true
+	s.sb.markRx(k)
 	if seq+s.mss > r.highRxt {
 		r.highRxt = seq + s.mss
 	}

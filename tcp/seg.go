@@ -13,8 +13,12 @@ type segInfo struct {
 	tsval    int64    // TSval of the last transmission
 	retx     uint16   // retransmissions so far
 	fastRetx bool     // the last transmission was a fast retransmission
-	sacked   bool     // covered by a SACK block (RFC 6675 "SACKed")
+	sacked   bool     // covered by a SACK block (RFC 6675 "SACKed"); never cleared
 	rxRecov  bool     // retransmitted in the current SACK recovery (counts in pipe)
+	// skip, on a SACKed segment, is a later segment with every one in
+	// between SACKed too: marking a SACK block jumps over what an earlier
+	// ACK marked instead of walking it again (scoreboard.unsacked).
+	skip int64
 	// Ground truth, from the network's drop records.
 	lastDrop network.DropCause // cause of the last loss of this segment
 	lostFR   bool              // a fast retransmission of it was lost
@@ -27,6 +31,71 @@ type scoreboard struct {
 	head int
 	base int64
 	n    int
+	// rx counts the segments whose retransmission is in RFC 6675's pipe:
+	// rxRecov and not SACKed (or SACKed too, with keepSackedRx, ns-3's
+	// count). Kept as flags change so that the pipe is not a scan.
+	rx           int
+	keepSackedRx bool
+}
+
+// inPipe reports whether a segment's retransmission counts in rx.
+func (b *scoreboard) inPipe(info *segInfo) bool {
+	return info.rxRecov && (!info.sacked || b.keepSackedRx)
+}
+
+// markRx records a retransmission of segment k in the current recovery.
+func (b *scoreboard) markRx(k int64) {
+	info := b.at(k)
+	if !info.rxRecov {
+		info.rxRecov = true
+		if b.inPipe(info) {
+			b.rx++
+		}
+	}
+}
+
+// clearRx forgets every recovery retransmission (a timeout presumes them
+// lost).
+func (b *scoreboard) clearRx() {
+	for i := 0; i < b.n; i++ {
+		b.buf[(b.head+i)&(len(b.buf)-1)].rxRecov = false
+	}
+	b.rx = 0
+}
+
+// markSacked marks segment k SACKed and reports whether it was not yet.
+func (b *scoreboard) markSacked(k int64) bool {
+	info := b.at(k)
+	if info.sacked {
+		return false
+	}
+	in := b.inPipe(info)
+	info.sacked, info.skip = true, k+1
+	if in && !b.inPipe(info) {
+		b.rx--
+	}
+	return true
+}
+
+// unsacked returns the first segment at or after k that is not SACKed, or
+// one past the board; it shortens the skips it followed, so a run of SACKed
+// segments costs its length once, not once per ACK that covers it.
+func (b *scoreboard) unsacked(k int64) int64 {
+	j := k
+	for b.has(j) {
+		info := b.at(j)
+		if !info.sacked {
+			break
+		}
+		j = max(info.skip, j+1)
+	}
+	for x := k; x < j && b.has(x); {
+		info := b.at(x)
+		next := max(info.skip, x+1)
+		info.skip = j
+		x = next
+	}
+	return j
 }
 
 // at returns the entry of segment k, growing the ring if k is new. k must
@@ -40,10 +109,12 @@ func (b *scoreboard) at(k int64) *segInfo {
 			}
 			b.buf, b.head = nb, 0
 		}
-		b.buf[(b.head+b.n)%len(b.buf)] = segInfo{}
+		b.buf[(b.head+b.n)&(len(b.buf)-1)] = segInfo{}
 		b.n++
 	}
-	return &b.buf[(b.head+int(k-b.base))%len(b.buf)]
+	// The ring's size is a power of two (64, doubled): a mask, not a
+	// division, finds the slot.
+	return &b.buf[(b.head+int(k-b.base))&(len(b.buf)-1)]
 }
 
 // has reports whether segment k has an entry.
@@ -52,7 +123,10 @@ func (b *scoreboard) has(k int64) bool { return k >= b.base && k < b.base+int64(
 // trim forgets segments below k (cumulatively acknowledged).
 func (b *scoreboard) trim(k int64) {
 	for b.n > 0 && b.base < k {
-		b.head = (b.head + 1) % len(b.buf)
+		if b.inPipe(&b.buf[b.head]) {
+			b.rx--
+		}
+		b.head = (b.head + 1) & (len(b.buf) - 1)
 		b.n--
 		b.base++
 	}

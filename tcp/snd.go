@@ -697,9 +697,7 @@ func (s *Sender) onRTO() {
 	s.dupacks = 0
 	s.recover, s.ecnCut = s.High, false
 	// Retransmissions sent before the timeout are presumed lost.
-	for k := s.seg(s.Una); s.sb.has(k); k++ {
-		s.sb.at(k).rxRecov = false
-	}
+	s.sb.clearRx()
 	if r.RepairInPlace {
 		s.InRecovery = true
 		s.restartTimer()
