@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
 )
 
@@ -39,7 +40,27 @@ type Layer struct {
 	cwndAt, cwndT0 int64
 	cwndLast       float64
 	cwndSampled    bool
+	// handed[n mod len] is when TCP first handed packet n down; the ring
+	// spans the coding window and the decoder's undecoded span.
+	handed     []handedAt
+	delaySum   float64
+	delayCount int64
 }
+
+// handedAt is one entry of Layer.handed.
+type handedAt struct {
+	n  int64
+	at sim.Time
+}
+
+// handedSlots is the size of Layer.handed: a power of two above
+// MaxWindow + MaxSpan, the most packets between the oldest undelivered and
+// the newest handed down.
+const handedSlots = 1 << 14
+
+// The ring must hold every packet between the oldest undelivered and the
+// newest handed down.
+var _ [handedSlots - MaxWindow - MaxSpan]struct{}
 
 // Stats count what the layer did.
 type Stats struct {
@@ -56,6 +77,11 @@ type Stats struct {
 	// layer's acknowledgements reaches TCP and as each segment comes down
 	// (so a timeout's fall is seen when it happens). The model's E[cwnd].
 	CwndMean float64
+	// DecodeDelayMean and DecodeDelayMax are the seconds from the moment
+	// TCP first hands a packet down to the moment the decoder delivers
+	// it (coding, the path, and waiting for the innovative packets that
+	// resolve it).
+	DecodeDelayMean, DecodeDelayMax float64
 }
 
 // Attach puts a coding layer under flow f, before it starts. TCP-NC's
@@ -77,7 +103,10 @@ func Attach(net *network.Net, f *tcp.Flow, cfg Config) (*Layer, error) {
 		return nil, fmt.Errorf("coding: %w", err)
 	}
 	l := &Layer{f: f, net: net, enc: enc, dec: NewDecoder(mss), mss: int64(mss), seed: net.Seed ^ uint64(f.ID)<<32,
-		buf: make([]byte, mss), want: make([]byte, mss)}
+		buf: make([]byte, mss), want: make([]byte, mss), handed: make([]handedAt, handedSlots)}
+	for i := range l.handed {
+		l.handed[i].n = -1
+	}
 	l.encPort = net.Bind(senderSide{l})
 	l.decPort = net.Bind(receiverSide{l})
 	f.SetOutputs(l.fromSender, l.fromReceiver)
@@ -104,6 +133,9 @@ func (l *Layer) fromSender(p *network.Packet) {
 	}
 	l.sampleCwnd() // a timeout's retransmission comes here right after the window falls
 	n := (p.Seq - l.f.DataStart()) / l.mss
+	if h := &l.handed[n&(handedSlots-1)]; h.n != n {
+		h.n, h.at = n, l.net.Now() // the first time (not a retransmission)
+	}
 	l.fill(l.buf, n)
 	k, err := l.enc.Add(n, l.buf)
 	if err != nil {
@@ -162,6 +194,13 @@ func (r receiverSide) Receive(q *network.Packet) {
 			l.Stats.Mismatched++
 		}
 		l.Stats.Delivered++
+		if h := l.handed[n&(handedSlots-1)]; h.n == n {
+			d := (l.net.Now() - h.at).Seconds()
+			l.delaySum += d
+			l.delayCount++
+			l.Stats.DecodeDelayMean = l.delaySum / float64(l.delayCount)
+			l.Stats.DecodeDelayMax = max(l.Stats.DecodeDelayMax, d)
+		}
 		d := l.net.Alloc()
 		d.Flow, d.Src, d.Dst, d.Port, d.Proto = q.Flow, q.Src, q.Dst, rcvPort, network.TCP
 		d.Flags = network.FlagACK

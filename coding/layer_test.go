@@ -72,3 +72,21 @@ func TestCodedTCPDeliversExactBytesAndMasksLoss(t *testing.T) {
 		t.Errorf("TCP-NC %.0f kbit/s is not well above Reno's %.0f at 5%% loss per hop", gc/1e3, gp/1e3)
 	}
 }
+
+// The decoding delay is at least the one-way trip (four 100 ms hops and a
+// segment's transmission on each) and, without loss, close to it: every
+// coded packet is innovative and decodes the packet it completes (a queue
+// adds the rest as the window fills the 1 Mbit/s path).
+func TestDecodeDelayIsAtLeastTheOneWayTrip(t *testing.T) {
+	const oneWay = 0.4 + 4*1040*8/1e6
+	for _, tc := range []struct {
+		p, r, most float64
+	}{{0, 1, 2 * oneWay}, {0.05, 1.3, 100}} {
+		_, l := tandem(t, tc.p, tc.r, 50, 1)
+		st := l.Stats
+		if st.Delivered == 0 || st.DecodeDelayMean < oneWay-1e-6 || st.DecodeDelayMax < st.DecodeDelayMean || st.DecodeDelayMean > tc.most {
+			t.Errorf("p %g R %g: decode delay mean %.3f s, max %.3f s over %d packets (one way %.3f s)",
+				tc.p, tc.r, st.DecodeDelayMean, st.DecodeDelayMax, st.Delivered, oneWay)
+		}
+	}
+}

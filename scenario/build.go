@@ -290,6 +290,7 @@ func (c codedFlow) Result(now sim.Time) metrics.Flow {
 		"non_innovative": float64(st.NonInnovative), "delivered": float64(st.Delivered),
 		"mismatched": float64(st.Mismatched), "max_window": float64(st.MaxWindow),
 		"seen": float64(st.Seen), "span_overflows": float64(st.SpanOverflows), "cwnd_mean": st.CwndMean,
+		"decode_delay_mean": st.DecodeDelayMean, "decode_delay_max": st.DecodeDelayMax,
 	}
 	return r
 }
