@@ -47,12 +47,40 @@ func (nd *Node) Radio() Radio { return nd.radio }
 // first use (the zero hop: unreachable).
 func (nd *Node) hop(dst NodeID) hop {
 	if nd.route == nil && nd.net.routesFor > 0 {
+		if nd.stub() {
+			return nd.stubHop(dst)
+		}
 		nd.route = nd.net.routes(nd)
 	}
 	if int(dst) >= len(nd.route) {
 		return hop{}
 	}
 	return nd.route[dst]
+}
+
+// stub reports whether the node has a single way out: one link and no
+// radio, as a host on an access link. Every shortest path from it starts on
+// that link, so it needs no table: with N such hosts sending, tables would
+// cost N² (10 000 flows on a dumbbell: 6 GB).
+func (nd *Node) stub() bool { return nd.radio == nil && len(nd.out) == 1 }
+
+// stubHop is a stub's next hop toward dst: its link, if dst is reachable
+// at all (the neighbour, or reachable from it; a stub's neighbour never
+// routes back through the stub to another node).
+func (nd *Node) stubHop(dst NodeID) hop {
+	l := nd.out[0]
+	nb := l.To
+	switch {
+	case dst == nd.ID:
+		return hop{}
+	case nb.ID == dst:
+		return hop{link: l}
+	case nb.stub():
+		return hop{} // two nodes on their own
+	case nb.hop(dst) != (hop{}):
+		return hop{link: l}
+	}
+	return hop{}
 }
 
 // NextHop is the link a packet for dst leaves on, or nil if it is

@@ -18,9 +18,9 @@ import (
 // start_step staggers the copies: copy k starts at start + (k-1)·start_step.
 
 const (
-	maxCount  = 10000  // copies of one entry
-	maxCopies = 100000 // entries of one list after expansion
-	maxNodes  = 5e6    // YAML nodes made by expansion, to bound memory
+	maxCount  = 1000000 // copies of one entry
+	maxCopies = 2000000 // entries of one list after expansion
+	maxNodes  = 5e6     // YAML nodes made by expansion, to bound memory
 )
 
 // expandLists are the top-level lists whose entries may carry a count.

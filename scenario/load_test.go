@@ -172,7 +172,7 @@ flows:
 `, []string{`x.yaml:8: flows[f].transport: cbr runs over UDP; write "transport: udp" or leave transport out`}},
 		{"bad count", `duration: 1s
 nodes: [{name: "n{i}", count: -1}]
-`, []string{`x.yaml:2: nodes[n{i}].count: count must be an integer from 0 to 10000, got "-1"`}},
+`, []string{`x.yaml:2: nodes[n{i}].count: count must be an integer from 0 to 1000000, got "-1"`}},
 		{"start_step without count", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
