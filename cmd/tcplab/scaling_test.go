@@ -8,7 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +23,8 @@ import (
 //
 //	TCPLAB_SCALING=DIR [TCPLAB_ANCHORS=../shared/anchors] go test ./cmd/tcplab -run Scaling -v -timeout 2h
 //
+// (GNU time at /usr/bin/time measures the memory.)
+//
 // and writes DIR/scaling-AXIS.{csv,png,svg}.
 
 // scalePoint is one process measured.
@@ -33,21 +35,28 @@ type scalePoint struct {
 	delivered float64 // packets delivered (tcplab only)
 }
 
-// measure runs a command and returns its wall time and peak RSS.
+// measure runs a command and returns its wall time and peak RSS. The RSS
+// comes from GNU time around it: a child's own rusage would include the
+// test process it was forked from (Linux counts the pages before exec).
 func measure(t *testing.T, name string, args ...string) (scalePoint, []byte) {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	rssFile := filepath.Join(t.TempDir(), "rss")
+	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", rssFile, name}, args...)...)
 	t0 := time.Now()
 	out, err := cmd.Output()
 	wall := time.Since(t0).Seconds()
 	if err != nil {
 		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
 	}
-	var rss float64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(ru.Maxrss) / 1024 // Linux reports KiB
+	b, err := os.ReadFile(rssFile)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return scalePoint{wall: wall, rssMiB: rss}, out
+	kib, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+	if err != nil {
+		t.Fatalf("peak RSS %q: %v", b, err)
+	}
+	return scalePoint{wall: wall, rssMiB: kib / 1024}, out
 }
 
 // tcplabPoint runs a scenario with sets and counts what it delivered.
