@@ -67,6 +67,16 @@ func (l *Link) Enqueue(p *Packet) {
 		l.Tracer.Trace('+', l, p, now)
 	}
 	l.catchUp(now)
+	if l.busyUntil <= now && l.Queue.Len() == 0 {
+		if dt, ok := l.Queue.(*DropTail); ok && (dt.LimitBytes == 0 || int(p.Size) <= dt.LimitBytes) {
+			// An idle transmitter and an empty drop-tail queue: the
+			// packet would be accepted and taken straight back out
+			// (most packets of a run), so it skips the queue. Other
+			// disciplines see every arrival (RED averages on it).
+			l.transmit(p, now)
+			return
+		}
+	}
 	if c := l.Queue.Enqueue(p, now); c != NotDropped {
 		l.drop(p, c)
 		return
@@ -110,6 +120,20 @@ func (l *Link) startTx(at sim.Time) {
 	if p == nil {
 		return
 	}
+	l.transmit(p, at)
+	switch {
+	case l.Queue.Len() == 0:
+		// Tell the queue the transmitter idles from end (RED's idle-time
+		// decay); a packet arriving before then simply clears it.
+		l.Queue.Dequeue(l.busyUntil)
+	case l.eager():
+		l.txDone.Arm(l.busyUntil)
+	}
+}
+
+// transmit puts p on the wire at time at: it goes straight into the pipe
+// with its arrival time.
+func (l *Link) transmit(p *Packet, at sim.Time) {
 	l.Stats.TxPackets++
 	l.Stats.TxBytes += int64(p.Size)
 	if l.Tracer != nil {
@@ -128,14 +152,6 @@ func (l *Link) startTx(at sim.Time) {
 	}
 	if l.pipe.push(p, end+d) {
 		l.arrive.Arm(end + d) // new head
-	}
-	switch {
-	case l.Queue.Len() == 0:
-		// Tell the queue the transmitter idles from end (RED's idle-time
-		// decay); a packet arriving before then simply clears it.
-		l.Queue.Dequeue(end)
-	case l.eager():
-		l.txDone.Arm(end)
 	}
 }
 
