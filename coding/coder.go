@@ -31,6 +31,7 @@ type Encoder struct {
 	base    int64
 	num     float64
 	free    [][]byte // payload buffers to reuse
+	store   [][]byte // the array win slides along (maxWin entries)
 	maxWin  int
 	Stats   EncoderStats
 	scratch []byte
@@ -52,7 +53,8 @@ func NewEncoder(r float64, size, maxWin int, rng *rand.Rand) (*Encoder, error) {
 	if size <= 0 || maxWin <= 0 || maxWin > MaxWindow {
 		return nil, fmt.Errorf("coding window of %d packets of %d bytes: want 1..%d packets", maxWin, size, MaxWindow)
 	}
-	return &Encoder{R: r, f: newField(), rng: rng, size: size, maxWin: maxWin}, nil
+	store := make([][]byte, maxWin)
+	return &Encoder{R: r, f: newField(), rng: rng, size: size, maxWin: maxWin, store: store, win: store[:0]}, nil
 }
 
 // MaxWindow bounds the coding window (and the decoder's span of packets).
@@ -77,6 +79,11 @@ func (e *Encoder) Add(n int64, payload []byte) (int, error) {
 		}
 		copy(b, payload)
 		clear(b[len(payload):])
+		if len(e.win) == cap(e.win) {
+			// Seen advanced the window's start through its array: slide
+			// it back to the front instead of letting append reallocate.
+			e.win = e.store[:copy(e.store, e.win)]
+		}
 		e.win = append(e.win, b)
 		e.Stats.MaxWin = max(e.Stats.MaxWin, len(e.win))
 	case n > next:

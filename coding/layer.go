@@ -45,6 +45,14 @@ type Layer struct {
 	handed     []handedAt
 	delaySum   float64
 	delayCount int64
+	// Coded packets received and decoded, for reuse; the packet being
+	// received while the decoder delivers; the delivery function, made
+	// once (a closure per packet would allocate).
+	codedFree []*Coded
+	pcg       rand.PCG // fill's generator
+	cur       *network.Packet
+	curSize   int32
+	deliverFn func(n int64, b []byte)
 }
 
 // handedAt is one entry of Layer.handed.
@@ -107,6 +115,7 @@ func Attach(net *network.Net, f *tcp.Flow, cfg Config) (*Layer, error) {
 	for i := range l.handed {
 		l.handed[i].n = -1
 	}
+	l.deliverFn = l.deliver
 	l.encPort = net.Bind(senderSide{l})
 	l.decPort = net.Bind(receiverSide{l})
 	f.SetOutputs(l.fromSender, l.fromReceiver)
@@ -116,9 +125,9 @@ func Attach(net *network.Net, f *tcp.Flow, cfg Config) (*Layer, error) {
 // fill writes packet n's bytes: what the application sent, derived from
 // the seed so that the receiver can check it.
 func (l *Layer) fill(b []byte, n int64) {
-	r := rand.New(rand.NewPCG(l.seed, uint64(n)))
+	l.pcg.Seed(l.seed, uint64(n)) // one generator, reseeded: no allocation per packet
 	for i := 0; i < len(b); i += 8 {
-		x := r.Uint64()
+		x := l.pcg.Uint64()
 		for j := i; j < min(i+8, len(b)); j++ {
 			b[j] = byte(x >> (8 * (j - i)))
 		}
@@ -142,7 +151,7 @@ func (l *Layer) fromSender(p *network.Packet) {
 		k = 0 // the window is full: this segment adds nothing until ACKs arrive
 	}
 	for range k {
-		c := &Coded{}
+		c := l.coded()
 		l.enc.Next(c)
 		q := l.net.Alloc()
 		id := q.ID
@@ -187,28 +196,10 @@ func (r receiverSide) Receive(q *network.Packet) {
 	default:
 		l.Stats.NonInnovative++
 	}
-	_, rcvPort := l.f.Ports()
-	l.dec.Deliver(func(n int64, b []byte) {
-		l.fill(l.want, n)
-		if string(b) != string(l.want) {
-			l.Stats.Mismatched++
-		}
-		l.Stats.Delivered++
-		if h := l.handed[n&(handedSlots-1)]; h.n == n {
-			d := (l.net.Now() - h.at).Seconds()
-			l.delaySum += d
-			l.delayCount++
-			l.Stats.DecodeDelayMean = l.delaySum / float64(l.delayCount)
-			l.Stats.DecodeDelayMax = max(l.Stats.DecodeDelayMax, d)
-		}
-		d := l.net.Alloc()
-		d.Flow, d.Src, d.Dst, d.Port, d.Proto = q.Flow, q.Src, q.Dst, rcvPort, network.TCP
-		d.Flags = network.FlagACK
-		d.Seq = l.f.DataStart() + n*l.mss
-		d.Payload = int32(l.mss)
-		d.Size = q.Size - int32(HeaderBytes(len(c.Coeffs)))
-		l.f.Rcv.Receive(d)
-	})
+	l.cur, l.curSize = q, q.Size-int32(HeaderBytes(len(c.Coeffs)))
+	l.dec.Deliver(l.deliverFn)
+	l.cur = nil
+	l.codedFree = append(l.codedFree, c) // the decoder copied what it keeps
 	l.Stats.Seen = l.dec.Seen()
 	// Every coded packet is answered: the count of packets seen.
 	a := l.net.Alloc()
@@ -218,6 +209,44 @@ func (r receiverSide) Receive(q *network.Packet) {
 	a.Size = int32(l.f.Cfg.Segments.HeaderBytes)
 	l.net.Free(q)
 	l.f.Dst.Send(a)
+}
+
+// deliver hands TCP's receiver packet n, decoded (bytes b), as a segment
+// of the coded packet being received (cur), and checks its bytes.
+func (l *Layer) deliver(n int64, b []byte) {
+	l.fill(l.want, n)
+	if string(b) != string(l.want) {
+		l.Stats.Mismatched++
+	}
+	l.Stats.Delivered++
+	if h := l.handed[n&(handedSlots-1)]; h.n == n {
+		d := (l.net.Now() - h.at).Seconds()
+		l.delaySum += d
+		l.delayCount++
+		l.Stats.DecodeDelayMean = l.delaySum / float64(l.delayCount)
+		l.Stats.DecodeDelayMax = max(l.Stats.DecodeDelayMax, d)
+	}
+	q := l.cur
+	_, rcvPort := l.f.Ports()
+	d := l.net.Alloc()
+	d.Flow, d.Src, d.Dst, d.Port, d.Proto = q.Flow, q.Src, q.Dst, rcvPort, network.TCP
+	d.Flags = network.FlagACK
+	d.Seq = l.f.DataStart() + n*l.mss
+	d.Payload = int32(l.mss)
+	d.Size = l.curSize
+	l.f.Rcv.Receive(d)
+}
+
+// coded takes a coded packet from the layer's free list (its slices are
+// reused by Encoder.Next), or makes one. A packet the network drops is
+// left to the garbage collector.
+func (l *Layer) coded() *Coded {
+	if n := len(l.codedFree); n > 0 {
+		c := l.codedFree[n-1]
+		l.codedFree = l.codedFree[:n-1]
+		return c
+	}
+	return &Coded{}
 }
 
 // senderSide is where the decoder's acknowledgements reach the source:
