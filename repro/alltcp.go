@@ -3,7 +3,6 @@ package repro
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 
 	"github.com/tcplab/tcplab/alltcp"
@@ -312,11 +311,7 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 			Reason: "a second split at R3 leaves segments of two, one and two links: the slowest has 0.4 of the end-to-end RTT"})
 	ch := plot.Chart{Title: "ALL-TCP Figs. 9-10: goodput of 2000 packets, normal state", XLabel: "agents splitting the flow", YLabel: "goodput (Mbit/s)",
 		Caption: fmt.Sprintf("Mean of %d runs, 95%% CI; no link error, Tahoe (window 20), examples/alltcp-chain.yaml.", gs[0].N)}
-	ss := plot.Series{Name: "goodput"}
-	for i, s := range []store.Summary{e2e, one, two} {
-		ss.X, ss.Y, ss.Err = append(ss.X, float64(i)), append(ss.Y, s.Mean), append(ss.Err, math.Max(s.CI95, 0))
-	}
-	ch.Series, ch.XTicks = []plot.Series{ss}, []float64{0, 1, 2}
+	ch.Series, ch.XTicks = categorical("goodput", []store.Summary{e2e, one, two})
 	fig, err := writeFigure(c, ch, gs, "goodput_mbps")
 	if err != nil {
 		return nil, err
@@ -334,19 +329,10 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		ser := plot.Series{Name: st.name}
-		for i, v := range tr.bins {
-			ser.X, ser.Y = append(ser.X, (float64(i)+1)*alltcpBin.Seconds()), append(ser.Y, v)
-		}
-		bins.Series = append(bins.Series, ser)
+		bins.Series = append(bins.Series, binSeries(st.name, tr.bins))
 	}
-	base := filepath.Join(c.Dir, c.Entry.Name) + "-throughput"
-	for _, ext := range []string{".svg", ".png"} {
-		if err := plot.Line(bins, base+ext); err != nil {
-			return nil, err
-		}
-		out.Files = append(out.Files, base+ext)
+	if err := writeSecondFigure(c, out, bins, "throughput"); err != nil {
+		return nil, err
 	}
-	out.Figures = append(out.Figures, base+".svg")
 	return out, nil
 }

@@ -159,11 +159,7 @@ func alltcpBackgroundReport(c *Context) (*Outcome, error) {
 	}
 	ch := plot.Chart{Title: "ALL-TCP agent: forecast error of the level by predictor", XLabel: "predictor (farima, arima, ewma, last)", YLabel: "NMSE, τ = 1",
 		Caption: fmt.Sprintf("Mean of %d runs, 95%% CI; background only (40 Pareto on/off UDP sources, H = 0.8), agent observing; level = utilisation of the 10 Mbit/s bottleneck per 100 ms, refit every 32 intervals on 256.", pred[0].N)}
-	ss := plot.Series{Name: "NMSE"}
-	for i, s := range pred {
-		ss.X, ss.Y, ss.Err = append(ss.X, float64(i)), append(ss.Y, s.Mean), append(ss.Err, max(s.CI95, 0))
-	}
-	ch.Series, ch.XTicks = []plot.Series{ss}, []float64{0, 1, 2, 3}
+	ch.Series, ch.XTicks = categorical("NMSE", pred)
 	fig, err := writeFigure(c, ch, pred, "nmse")
 	if err != nil {
 		return nil, err

@@ -88,6 +88,41 @@ func alltcpTrace(c *Context, sets []string, seed uint64) (*alltcpSeries, error) 
 	return out, nil
 }
 
+// binSeries is 0.8 s bins as a series over time.
+func binSeries(name string, bins []float64) plot.Series {
+	ser := plot.Series{Name: name}
+	for i, v := range bins {
+		ser.X, ser.Y = append(ser.X, (float64(i)+1)*alltcpBin.Seconds()), append(ser.Y, v)
+	}
+	return ser
+}
+
+// categorical draws summaries of settings as one series over 0, 1, 2, …,
+// with their ticks.
+func categorical(name string, sums []store.Summary) ([]plot.Series, []float64) {
+	ser := plot.Series{Name: name}
+	var ticks []float64
+	for i, s := range sums {
+		ser.X, ser.Y, ser.Err = append(ser.X, float64(i)), append(ser.Y, s.Mean), append(ser.Err, math.Max(s.CI95, 0))
+		ticks = append(ticks, float64(i))
+	}
+	return []plot.Series{ser}, ticks
+}
+
+// writeSecondFigure saves ch beside the entry's main figure as
+// NAME-suffix.{png,svg} and lists it in out.
+func writeSecondFigure(c *Context, out *Outcome, ch plot.Chart, suffix string) error {
+	base := filepath.Join(c.Dir, c.Entry.Name) + "-" + suffix
+	for _, ext := range []string{".svg", ".png"} {
+		if err := plot.Line(ch, base+ext); err != nil {
+			return err
+		}
+		out.Files = append(out.Files, base+ext)
+	}
+	out.Figures = append(out.Figures, base+".svg")
+	return nil
+}
+
 func init() {
 	Register(&Entry{
 		Name: "alltcp-fig11", Paper: "alltcp", Source: alltcpSource + ", §4.2, Fig. 11 (the text's Figs. 10-11: lead time, throughput at link error 0.1)",
@@ -136,11 +171,7 @@ func alltcpFig11Report(c *Context) (*Outcome, error) {
 		leadSums = append(leadSums, ls)
 		ts := store.Summarize(store.Summary{}, perRun)
 		means[st.name] = ts.Mean
-		ser := plot.Series{Name: st.name}
-		for i, v := range sum {
-			ser.X, ser.Y = append(ser.X, (float64(i)+1)*alltcpBin.Seconds()), append(ser.Y, v)
-		}
-		bins = append(bins, ser)
+		bins = append(bins, binSeries(st.name, sum))
 		out.Measured = append(out.Measured, fmt.Sprintf("%s: lead time %s s over %d window reductions (%d not recovered by the end, counted to it), throughput %s kbit/s",
 			st.name, ciText(ls, 1, ""), ls.N, censored, ciText(ts, 1000, "")))
 	}
@@ -152,27 +183,18 @@ func alltcpFig11Report(c *Context) (*Outcome, error) {
 		Claim{Figure: "Fig. 11 (throughput)", Text: "ALL-TCP always gets higher throughput than Tahoe at link error 0.1",
 			Paper: "higher at all times", Measured: fmt.Sprintf("%.1f vs %.1f kbit/s on average", 1000*means["ALL-TCP"], 1000*means["Tahoe end to end"]),
 			Verdict: verdictOf(means["ALL-TCP"] > means["Tahoe end to end"]), Reason: "mean of the 0.8 s bins over all seeds; single bins of either can be zero during a timeout"})
-	base := filepath.Join(c.Dir, c.Entry.Name)
-	ch := plot.Chart{Title: "ALL-TCP Fig. 11: received throughput at link error 0.1", XLabel: "time (s)", YLabel: "throughput (Mbit/s)", Series: bins,
-		Caption: fmt.Sprintf("Bytes received at H2 per 0.8 s, mean of %d seeds; Tahoe (ns-2 agent, window 20), five 4 Mbit/s 50 ms links losing 10%% of data packets each.", seeds)}
-	for _, ext := range []string{".svg", ".png"} {
-		if err := plot.Line(ch, base+"-throughput"+ext); err != nil {
-			return nil, err
-		}
-		out.Files = append(out.Files, base+"-throughput"+ext)
-	}
 	lc := plot.Chart{Title: "ALL-TCP Fig. 11: lead time to recover the window", XLabel: "0 = Tahoe end to end, 1 = ALL-TCP", YLabel: "lead time (s)",
 		Caption: fmt.Sprintf("Mean over every reduction of the source's window in %d runs, 95%% CI: the time until the window is back to its value before the reduction.", seeds)}
-	ls := plot.Series{Name: "lead time"}
-	for i, s := range leadSums {
-		ls.X, ls.Y, ls.Err = append(ls.X, float64(i)), append(ls.Y, s.Mean), append(ls.Err, math.Max(s.CI95, 0))
-	}
-	lc.Series, lc.XTicks = []plot.Series{ls}, []float64{0, 1}
+	lc.Series, lc.XTicks = categorical("lead time", leadSums)
 	fig, err := writeFigure(c, lc, leadSums, "lead_seconds")
 	if err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, fig.Files...)
-	out.Figures = append(fig.Figures, base+"-throughput.svg")
+	out.Files, out.Figures = append(out.Files, fig.Files...), append(out.Figures, fig.Figures...)
+	ch := plot.Chart{Title: "ALL-TCP Fig. 11: received throughput at link error 0.1", XLabel: "time (s)", YLabel: "throughput (Mbit/s)", Series: bins,
+		Caption: fmt.Sprintf("Bytes received at H2 per 0.8 s, mean of %d seeds; Tahoe (ns-2 agent, window 20), five 4 Mbit/s 50 ms links losing 10%% of data packets each.", seeds)}
+	if err := writeSecondFigure(c, out, ch, "throughput"); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
