@@ -295,7 +295,7 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 	out := &Outcome{}
 	for _, s := range gs {
 		ct := at(ts, paramValue(s.Params, "setting"))
-		out.Measured = append(out.Measured, fmt.Sprintf("%s: goodput %s Mbit/s, 2000 packets in %s s", paramValue(s.Params, "setting"), ciText(s, 1, ""), ciText(ct, 1, "")))
+		out.Measured = append(out.Measured, fmt.Sprintf("%s: goodput %s kbit/s, 2000 packets in %s s", paramValue(s.Params, "setting"), ciText(s, 1000, ""), ciText(ct, 1, "")))
 	}
 	// With window_ 20 of 1000-byte segments a connection carries at most
 	// 20 segments per RTT: 0.32 Mbit/s over the 0.5 s path, 0.53 over the
