@@ -86,7 +86,7 @@ func (d *Decoder) Receive(c *Coded) (bool, error) {
 			continue
 		}
 		if d.has[slot(n)] {
-			d.f.mulAdd(w, d.rows[slot(n)], x)
+			d.rowOp(w, d.rows[slot(n)], x, d.f.mulAdd)
 			continue
 		}
 		if pivot < 0 {
@@ -100,10 +100,10 @@ func (d *Decoder) Receive(c *Coded) (bool, error) {
 	d.Stats.Innovative++
 	// Normalise, then clear the new pivot's column from every other row
 	// (reduced form: a row that is only its pivot is a decoded packet).
-	d.f.scale(w, inv(w[slot(pivot)]), d.scratch)
+	d.rowOp(w, nil, inv(w[slot(pivot)]), d.scale)
 	for n := d.low; n < d.end; n++ {
 		if r := d.rows[slot(n)]; d.has[slot(n)] && r[slot(pivot)] != 0 {
-			d.f.mulAdd(r, w, r[slot(pivot)])
+			d.rowOp(r, w, r[slot(pivot)], d.f.mulAdd)
 		}
 	}
 	r := d.rows[slot(pivot)]
@@ -118,6 +118,38 @@ func (d *Decoder) Receive(c *Coded) (bool, error) {
 	}
 	return true, nil
 }
+
+// rowOp applies op (dst ^= c·src, or dst = c·dst) to the parts of a row
+// that can be non-zero: the coefficients of packets low..end−1, one or two
+// runs of slots as the ring wraps, and the payload. Every other
+// coefficient is zero in every row (released packets were decoded, so
+// reduced form cleared their columns; later ones were never coded), so a
+// row costs the span and the payload, not MaxSpan.
+func (d *Decoder) rowOp(dst, src []byte, c byte, op func(dst, src []byte, c byte)) {
+	part := func(a, b int) {
+		var s []byte
+		if src != nil {
+			s = src[a:b]
+		}
+		op(dst[a:b], s, c)
+	}
+	switch span := d.end - d.low; {
+	case span >= MaxSpan:
+		part(0, MaxSpan)
+	case span > 0:
+		a, b := slot(d.low), slot(d.end-1)+1
+		if a < b {
+			part(a, b)
+		} else {
+			part(a, MaxSpan)
+			part(0, b)
+		}
+	}
+	part(MaxSpan, len(dst))
+}
+
+// scale is rowOp's form of field.scale: dst = c·dst (src unused).
+func (d *Decoder) scale(dst, _ []byte, c byte) { d.f.scale(dst, c, d.scratch) }
 
 // Deliver hands up, in order, every packet now decoded: its row has no
 // coefficient left but its pivot.
