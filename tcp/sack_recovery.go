@@ -19,14 +19,13 @@ type sackRecovery struct {
 	// that is not SACKed counts as lost and the repair goes by the pipe
 	// (RFC 6675 §5.1; ns-3.37 marks its sent list lost the same way).
 	afterRTO bool
-	// topSacked lists the SACKed segments lostBelow passed, from the top:
-	// at most DupThresh, all the SACKed ones at or above its boundary.
-	topSacked []int64
 }
 
 func newSackRecovery(s *Sender) lossRecovery {
 	s.sb.keepSackedRx = s.cfg.Recovery.PipeKeepsSackedRetx
-	return &sackRecovery{s: s, topSacked: make([]int64, 0, s.cfg.Recovery.DupThresh)}
+	s.sb.dupThresh = s.cfg.Recovery.DupThresh
+	s.sb.top = make([]int64, 0, s.sb.dupThresh)
+	return &sackRecovery{s: s}
 }
 
 // sack records the SACK blocks of an ACK on the scoreboard and reports
@@ -147,15 +146,31 @@ func (r *sackRecovery) lostAt(k int64) bool { return k < r.lostBelow() }
 // lostBelow is the IsLost boundary: the segment with exactly DupThresh
 // SACKed segments at or above it, counting from the top. The count above a
 // segment only grows downward, so every segment below the boundary IsLost
-// and none at or above it: one scan answers IsLost for the whole window.
-// Without that many SACKed segments it is the lowest segment (none lost).
-// The SACKed segments it passes are kept in topSacked for pipeAt.
+// and none at or above it: one boundary answers IsLost for the whole
+// window. Without that many SACKed segments it is the lowest segment (none
+// lost). The scoreboard keeps the topmost SACKed segments (scoreboard.top).
 func (r *sackRecovery) lostBelow() int64 {
 	s := r.s
-	r.topSacked = r.topSacked[:0]
+	lost := s.sb.base
+	if len(s.sb.top) >= s.cfg.Recovery.DupThresh {
+		lost = s.sb.top[len(s.sb.top)-1]
+	}
+	if checkPipe {
+		if want := r.scanLostBelow(); want != lost {
+			panic(fmt.Sprintf("tcp: IsLost boundary %d, the scan finds %d", lost, want))
+		}
+	}
+	return lost
+}
+
+// scanLostBelow is lostBelow by a scan from the top: the check of
+// scoreboard.top.
+func (r *sackRecovery) scanLostBelow() int64 {
+	s := r.s
+	n := 0
 	for j := s.sb.base + int64(s.sb.n) - 1; j >= s.sb.base; j-- {
 		if s.sb.at(j).sacked {
-			if r.topSacked = append(r.topSacked, j); len(r.topSacked) >= s.cfg.Recovery.DupThresh {
+			if n++; n >= s.cfg.Recovery.DupThresh {
 				return j
 			}
 		}
@@ -170,8 +185,8 @@ func (r *sackRecovery) pipe() int64 { return r.pipeAt(r.lostBelow()) }
 // called). It is the sum of two terms, neither a scan of the window:
 //   - segments neither SACKed nor lost: every segment from
 //     max(SND.UNA, lost) (and from recover after a timeout) to the top,
-//     less the SACKed ones there, which are among the DupThresh that
-//     lostBelow passed;
+//     less the SACKed ones there, which are among the DupThresh highest
+//     (scoreboard.top);
 //   - retransmissions in flight: the scoreboard's rx count.
 //
 // Every segment is MSS bytes but the one the application's limit cuts.
@@ -194,7 +209,7 @@ func (r *sackRecovery) pipeAt(lost int64) int64 {
 	var pipe int64
 	if a <= top {
 		pipe = (top-a)*s.mss + size(top)
-		for _, j := range r.topSacked {
+		for _, j := range s.sb.top {
 			if j >= a {
 				pipe -= size(j)
 			}

@@ -36,6 +36,12 @@ type scoreboard struct {
 	// count). Kept as flags change so that the pipe is not a scan.
 	rx           int
 	keepSackedRx bool
+	// top holds the highest SACKed segments, at most dupThresh of them,
+	// highest first: RFC 6675's IsLost boundary is the last when there
+	// are dupThresh. SACK marks are never cleared and the board is
+	// trimmed from below, so the set is kept as marks arrive.
+	top       []int64
+	dupThresh int
 }
 
 // inPipe reports whether a segment's retransmission counts in rx.
@@ -73,6 +79,17 @@ func (b *scoreboard) markSacked(k int64) bool {
 	info.sacked, info.skip = true, k+1
 	if in && !b.inPipe(info) {
 		b.rx--
+	}
+	if len(b.top) < b.dupThresh || k > b.top[len(b.top)-1] {
+		if len(b.top) == b.dupThresh {
+			b.top = b.top[:len(b.top)-1]
+		}
+		i := len(b.top)
+		b.top = append(b.top, k)
+		for ; i > 0 && b.top[i-1] < k; i-- {
+			b.top[i] = b.top[i-1]
+		}
+		b.top[i] = k
 	}
 	return true
 }
@@ -132,5 +149,8 @@ func (b *scoreboard) trim(k int64) {
 	}
 	if b.n == 0 && b.base < k {
 		b.base = k
+	}
+	for len(b.top) > 0 && b.top[len(b.top)-1] < b.base {
+		b.top = b.top[:len(b.top)-1] // trimmed: every SACKed one below went too
 	}
 }
