@@ -35,6 +35,7 @@ type scoreboard struct {
 	// rxRecov and not SACKed (or SACKed too, with keepSackedRx, ns-3's
 	// count). Kept as flags change so that the pipe is not a scan.
 	rx           int
+	rxEpoch      int // counts clearRx calls: marks of retransmission do not outlive one
 	keepSackedRx bool
 	// top holds the highest SACKed segments, at most dupThresh of them,
 	// highest first: RFC 6675's IsLost boundary is the last when there
@@ -67,6 +68,7 @@ func (b *scoreboard) clearRx() {
 		b.buf[(b.head+i)&(len(b.buf)-1)].rxRecov = false
 	}
 	b.rx = 0
+	b.rxEpoch++
 }
 
 // markSacked marks segment k SACKed and reports whether it was not yet.
