@@ -52,8 +52,9 @@ type Link struct {
 	Stats     LinkStats
 
 	net       *Net
-	busyUntil sim.Time // the transmitter is sending until then
-	txSize    int32    // size whose serialization time is txTime
+	sched     *sim.Scheduler // net.Sched, one load nearer on every packet
+	busyUntil sim.Time       // the transmitter is sending until then
+	txSize    int32          // size whose serialization time is txTime
 	txTime    sim.Time
 	txDone    sim.Timer
 	pipe      pipe
@@ -62,7 +63,7 @@ type Link struct {
 
 // Enqueue offers p to the link's queue and starts transmitting if idle.
 func (l *Link) Enqueue(p *Packet) {
-	now := l.net.Sched.Now()
+	now := l.sched.Now()
 	if l.Tracer != nil {
 		l.Tracer.Trace('+', l, p, now)
 	}
@@ -90,7 +91,7 @@ func (l *Link) Enqueue(p *Packet) {
 
 func (l *Link) drop(p *Packet, c DropCause) {
 	if l.Tracer != nil {
-		l.Tracer.Trace('d', l, p, l.net.Sched.Now())
+		l.Tracer.Trace('d', l, p, l.sched.Now())
 	}
 	l.net.Drop(p, c, l)
 }
@@ -155,10 +156,10 @@ func (l *Link) transmit(p *Packet, at sim.Time) {
 	}
 }
 
-func (l *Link) onTxDone() { l.startTx(l.net.Sched.Now()) }
+func (l *Link) onTxDone() { l.startTx(l.sched.Now()) }
 
 func (l *Link) onArrive() {
-	now := l.net.Sched.Now()
+	now := l.sched.Now()
 	l.catchUp(now)
 	for l.pipe.n > 0 && l.pipe.headAt() <= now {
 		p := l.pipe.pop()
@@ -181,7 +182,7 @@ func (l *Link) onArrive() {
 }
 
 // Busy reports whether the transmitter is sending.
-func (l *Link) Busy() bool { return l.busyUntil > l.net.Sched.Now() }
+func (l *Link) Busy() bool { return l.busyUntil > l.sched.Now() }
 
 // InFlight is the number of packets propagating on the link.
 func (l *Link) InFlight() int { return l.pipe.n }

@@ -137,7 +137,7 @@ func (n *Net) addLink(name string, from, to *Node, cfg LinkConfig, q Queue) *Lin
 	if cfg.Bandwidth <= 0 {
 		panic(fmt.Sprintf("network: link %s: bandwidth %v", name, cfg.Bandwidth))
 	}
-	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n}
+	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n, sched: n.Sched}
 	l.txDone.Init(n.Sched, l.onTxDone)
 	l.arrive.Init(n.Sched, l.onArrive)
 	from.out = append(from.out, l)
