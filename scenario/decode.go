@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -241,6 +242,26 @@ func kindName(n *yaml.Node) string {
 // fieldsOf maps a struct type's yaml names to field index paths; the
 // fields of a struct tagged ",inline" are keys of the enclosing mapping.
 func fieldsOf(t reflect.Type) (map[string][]int, []string) {
+	if c, ok := fieldCache.Load(t); ok {
+		f := c.(*structFields)
+		return f.idx, f.names
+	}
+	idx, names := scanFields(t)
+	fieldCache.Store(t, &structFields{idx, names})
+	return idx, names
+}
+
+// fieldCache keeps fieldsOf's answer per type: a scenario with 100 000
+// flows decodes the same few structs 100 000 times, and reflecting over
+// them each time was a quarter of its loading. Callers only read it.
+var fieldCache sync.Map // reflect.Type → *structFields
+
+type structFields struct {
+	idx   map[string][]int
+	names []string
+}
+
+func scanFields(t reflect.Type) (map[string][]int, []string) {
 	idx := map[string][]int{}
 	var names []string
 	for i := range t.NumField() {

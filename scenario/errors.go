@@ -41,10 +41,20 @@ func (e *Error) Error() string {
 // the first problem so that one run of `tcplab validate` shows them all.
 type Errors []*Error
 
+// maxShown is how many problems Error spells out. One mistake in a
+// template with count: 100000 is 100 000 problems at one line; the first
+// ones say what is wrong, the rest only bury it (compilers stop likewise).
+// Every problem stays in the slice for a program to read.
+const maxShown = 20
+
 func (es Errors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
+	n := min(len(es), maxShown)
+	lines := make([]string, n, n+1)
+	for i, e := range es[:n] {
 		lines[i] = e.Error()
+	}
+	if len(es) > n {
+		lines = append(lines, fmt.Sprintf("... and %d more problems (%d in all)", len(es)-n, len(es)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -261,6 +261,48 @@ flows:
 	}
 }
 
+// Copies of a counted entry share the values that have no "{i}": an
+// override of one copy, or its staggered start, must not reach the others.
+func TestOverridingOneCopyLeavesTheOthers(t *testing.T) {
+	src := `duration: 10s
+nodes: [R, {name: "S{i}", count: 3}]
+links:
+  - {name: "l{i}", count: 3, from: "S{i}", to: R, bandwidth: 1Mbps, delay: 1ms}
+flows:
+  - {name: "f{i}", count: 3, src: "S{i}", dst: R, start: 1s, start_step: 1s,
+     transport: {profile: ns2, variant: newreno, window: 7}}
+`
+	cases := []struct {
+		name    string
+		sets    []string
+		variant [3]string
+		window  [3]int
+		start   [3]sim.Time
+	}{
+		{"none", nil, [3]string{"newreno", "newreno", "newreno"}, [3]int{7, 7, 7}, [3]sim.Time{1 * sim.Second, 2 * sim.Second, 3 * sim.Second}},
+		{"one copy's variant and window", []string{"flows.f2.transport.variant=reno", "flows.f2.transport.window=9"},
+			[3]string{"newreno", "reno", "newreno"}, [3]int{7, 9, 7}, [3]sim.Time{1 * sim.Second, 2 * sim.Second, 3 * sim.Second}},
+		{"one copy's start", []string{"flows.f1.start=5s"},
+			[3]string{"newreno", "newreno", "newreno"}, [3]int{7, 7, 7}, [3]sim.Time{5 * sim.Second, 2 * sim.Second, 3 * sim.Second}},
+		{"the template's window", []string{"flows.f{i}.transport.window=11"},
+			[3]string{"newreno", "newreno", "newreno"}, [3]int{11, 11, 11}, [3]sim.Time{1 * sim.Second, 2 * sim.Second, 3 * sim.Second}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Parse("x.yaml", []byte(src), c.sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, f := range s.Flows {
+				if f.Transport.TCP.Variant != c.variant[k] || f.Transport.TCP.Segments.Window != c.window[k] || f.Start != c.start[k] {
+					t.Errorf("%s: variant %s window %d start %v, want %s %d %v", f.Name, f.Transport.TCP.Variant,
+						f.Transport.TCP.Segments.Window, f.Start, c.variant[k], c.window[k], c.start[k])
+				}
+			}
+		})
+	}
+}
+
 // count: 0 removes an entry, so that a sweep can switch it on with --set.
 func TestCountZeroRemovesTheEntry(t *testing.T) {
 	src := `duration: 1s
@@ -298,6 +340,38 @@ func TestExamplesAreFoundFromAnyDirectory(t *testing.T) {
 	for _, p := range []string{"examples/none.yaml", "elsewhere/dumbbell-lossy.yaml"} {
 		if _, err := Load(p, nil); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s: want a not-exist error, got %v", p, err)
+		}
+	}
+}
+
+// A template with a bad value makes one problem per copy: the message
+// names the first ones and counts the rest instead of printing them all.
+func TestManyProblemsAreCounted(t *testing.T) {
+	cases := []struct {
+		count int // flows, each with two problems (start and stop)
+		lines int
+		last  string
+	}{
+		{5, 10, ""},
+		{10, 20, ""},
+		{1000, 21, "... and 1980 more problems (2000 in all)"},
+	}
+	for _, c := range cases {
+		src := fmt.Sprintf(`duration: 1s
+nodes: [R, {name: "S{i}", count: %d}]
+links:
+  - {name: "l{i}", count: %d, from: "S{i}", to: R, bandwidth: 1Mbps, delay: 1ms}
+flows:
+  - {name: "f{i}", count: %d, src: "S{i}", dst: R, start: 2s}
+`, c.count, c.count, c.count)
+		_, err := Parse("x.yaml", []byte(src), nil)
+		var es Errors
+		if !errors.As(err, &es) || len(es) != 2*c.count {
+			t.Fatalf("count %d: want %d problems, got %v", c.count, 2*c.count, err)
+		}
+		lines := strings.Split(err.Error(), "\n")
+		if len(lines) != c.lines || (c.last != "" && lines[len(lines)-1] != c.last) {
+			t.Errorf("count %d: %d lines ending %q, want %d ending %q", c.count, len(lines), lines[len(lines)-1], c.lines, c.last)
 		}
 	}
 }

@@ -58,15 +58,8 @@ or flag, 3 when a budget stopped the run (the partial result is printed).`,
 			return badInput(err)
 		}
 		write := func(w io.Writer, res *scenario.Result) error { return output.WriteResult(w, format, res) }
-		s, err := loadScenario(args[0], runFlags.sets)
-		if err != nil {
-			return err
-		}
-		if cmd.Flags().Changed("seed") {
-			s.Seed = runFlags.seed
-		}
 		if runFlags.cpuprofile != "" {
-			// Where the time goes: go tool pprof tcplab FILE.
+			// Where the time goes, loading included: go tool pprof tcplab FILE.
 			f, err := os.Create(runFlags.cpuprofile)
 			if err != nil {
 				return badInput(err)
@@ -76,6 +69,13 @@ or flag, 3 when a budget stopped the run (the partial result is printed).`,
 				return err
 			}
 			defer pprof.StopCPUProfile()
+		}
+		s, err := loadScenario(args[0], runFlags.sets)
+		if err != nil {
+			return err
+		}
+		if cmd.Flags().Changed("seed") {
+			s.Seed = runFlags.seed
 		}
 		if e := s.EstimatedEvents(); e > longRun {
 			fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: warning: up to %.2g events at full load (minutes to hours); --max-wall or --max-events bound it\n", e)
@@ -113,7 +113,7 @@ func init() {
 	f.Uint64Var(&runFlags.seed, "seed", 0, "random seed (overrides the scenario's seed)")
 	f.StringArrayVar(&runFlags.sets, "set", nil, "override a scenario field: PATH=VALUE (repeatable)")
 	f.StringVar(&runFlags.format, "format", "table", "output format: table, json or csv")
-	f.StringVar(&runFlags.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	f.StringVar(&runFlags.cpuprofile, "cpuprofile", "", "write a CPU profile of loading and running the scenario to this file (go tool pprof)")
 	f.Uint64Var(&runFlags.maxEvents, "max-events", 0, "stop the run after this many events (exit 3; 0: no limit)")
 	f.DurationVar(&runFlags.maxWall, "max-wall", 0, "stop the run after this much wall-clock time, e.g. 30s (exit 3; 0: no limit)")
 	f.BoolVar(&runFlags.progress, "progress", false, "print the simulated time reached, every second, to stderr")
