@@ -372,12 +372,21 @@ func elementLabel(e *yaml.Node, i int) string {
 
 // mappingValue returns the value of key in mapping m, or nil.
 func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
+	if i := mappingIndex(m, key); i >= 0 {
+		return m.Content[i]
 	}
 	return nil
+}
+
+// mappingIndex is the index in m.Content of key's value, or -1: where to
+// replace a value without writing through a node copies may share.
+func mappingIndex(m *yaml.Node, key string) int {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return i + 1
+		}
+	}
+	return -1
 }
 
 func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {

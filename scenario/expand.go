@@ -101,11 +101,9 @@ func staggering(r *reporter, tmpl *yaml.Node, path string) func(c *yaml.Node, k 
 		// duration then fails to parse, with a message, when decoded.
 		t := min(float64(start)+float64(k)*float64(step), 2*maxDuration)
 		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strconv.FormatInt(int64(t), 10) + "ns", Line: line}
-		for i := 1; i < len(c.Content); i += 2 {
-			if c.Content[i-1].Value == "start" {
-				c.Content[i] = v // replaced, not written through: scalars are shared
-				return
-			}
+		if i := mappingIndex(c, "start"); i >= 0 {
+			c.Content[i] = v // replaced, not written through: scalars are shared
+			return
 		}
 		c.Content = append(c.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "start", Line: line}, v)
 	}
