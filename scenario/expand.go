@@ -20,16 +20,18 @@ import (
 const (
 	maxCount  = 1000000 // copies of one entry
 	maxCopies = 2000000 // entries of one list after expansion
-	maxNodes  = 5e6     // YAML nodes made by expansion, to bound memory
+	maxNodes  = 5e6     // YAML nodes copied by expansion, to bound memory
 )
 
 // expandLists are the top-level lists whose entries may carry a count.
 var expandLists = []string{"nodes", "links", "flows"}
 
-// expand replaces counted entries by their copies.
-func expand(r *reporter, root *yaml.Node) {
+// expand replaces counted entries by their copies. It reports false when
+// a list would pass the limits: nothing is expanded past that point, and
+// decoding the rest would only add problems that follow from it.
+func expand(r *reporter, root *yaml.Node) bool {
 	if root.Kind != yaml.MappingNode {
-		return
+		return true
 	}
 	for _, list := range expandLists {
 		seq := mappingValue(root, list)
@@ -45,10 +47,10 @@ func expand(r *reporter, root *yaml.Node) {
 				total++
 				continue
 			}
-			made += n * treeSize(e)
+			made += n * copiedSize(e)
 			if total+n > maxCopies || made > maxNodes {
-				r.at(e.Content[countAt+1].Line, list+"["+elementLabel(e, i)+"].count", "%s would have more than %d entries or %d values", list, maxCopies, int(maxNodes))
-				return
+				r.at(e.Content[countAt+1].Line, list+"["+elementLabel(e, i)+"].count", "%s would have more than %d entries or %d copied values", list, maxCopies, int(maxNodes))
+				return false
 			}
 			tmpl := &yaml.Node{}
 			*tmpl = *e
@@ -65,6 +67,7 @@ func expand(r *reporter, root *yaml.Node) {
 		}
 		seq.Content = out
 	}
+	return true
 }
 
 // staggering handles a counted flow's start_step: it removes the key from
@@ -162,10 +165,15 @@ func substitute(n *yaml.Node, k string) *yaml.Node {
 	return c
 }
 
-func treeSize(n *yaml.Node) int {
+// copiedSize is how many nodes substitute makes for one copy of n: the
+// scalars without "{i}" are shared, not copied.
+func copiedSize(n *yaml.Node) int {
+	if n.Kind == yaml.ScalarNode && !strings.Contains(n.Value, "{i}") {
+		return 0
+	}
 	size := 1
 	for _, c := range n.Content {
-		size += treeSize(c)
+		size += copiedSize(c)
 	}
 	return size
 }

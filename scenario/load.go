@@ -97,7 +97,9 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 			r.at(o.value.Line, "", "%v", err)
 		}
 	}
-	expand(r, root)
+	if !expand(r, root) {
+		return nil, r.err()
+	}
 	for _, o := range later {
 		if err := o.apply(root); err != nil {
 			r.at(o.value.Line, "", "%v", err)

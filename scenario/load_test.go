@@ -375,3 +375,20 @@ flows:
 		}
 	}
 }
+
+// A count past the limits is one problem, at the count: the entries it
+// leaves unexpanded are not decoded into problems of their own.
+func TestCountPastTheLimitIsOneProblem(t *testing.T) {
+	src := `duration: 1s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - {name: "f{i}", count: 1000000, src: "A{i}", dst: "B{i}", start: "{i}ms", stop: "{i}s",
+     transport: {profile: "ns{i}"}}
+`
+	_, err := Parse("x.yaml", []byte(src), nil)
+	var es Errors
+	if !errors.As(err, &es) || len(es) != 1 || es[0].Line != 5 || es[0].Field != "flows[f{i}].count" {
+		t.Fatalf("want one problem at x.yaml:5 flows[f{i}].count, got %v", err)
+	}
+}
