@@ -20,7 +20,7 @@ import (
 const (
 	maxCount  = 1000000 // copies of one entry
 	maxCopies = 2000000 // entries of one list after expansion
-	maxNodes  = 5e6     // YAML nodes copied by expansion, to bound memory
+	maxNodes  = 1e7     // YAML nodes copied by expansion per list (about 1 GB), to bound memory
 )
 
 // expandLists are the top-level lists whose entries may carry a count.

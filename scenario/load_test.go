@@ -384,7 +384,7 @@ nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
 flows:
   - {name: "f{i}", count: 1000000, src: "A{i}", dst: "B{i}", start: "{i}ms", stop: "{i}s",
-     transport: {profile: "ns{i}"}}
+     transport: {profile: "ns{i}", variant: "v{i}", mss: "{i}", window: "{i}"}}
 `
 	_, err := Parse("x.yaml", []byte(src), nil)
 	var es Errors
