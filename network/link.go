@@ -54,11 +54,14 @@ type Link struct {
 	net       *Net
 	sched     *sim.Scheduler // net.Sched, one load nearer on every packet
 	busyUntil sim.Time       // the transmitter is sending until then
-	txSize    int32          // size whose serialization time is txTime
-	txTime    sim.Time
-	txDone    sim.Timer
-	pipe      pipe
-	arrive    sim.Timer
+	// queued is false when the queue is known to be empty, so that the
+	// arrivals of an unqueued link (most of them) skip asking it.
+	queued bool
+	txSize int32 // size whose serialization time is txTime
+	txTime sim.Time
+	txDone sim.Timer
+	pipe   pipe
+	arrive sim.Timer
 }
 
 // Enqueue offers p to the link's queue and starts transmitting if idle.
@@ -68,7 +71,7 @@ func (l *Link) Enqueue(p *Packet) {
 		l.Tracer.Trace('+', l, p, now)
 	}
 	l.catchUp(now)
-	if l.busyUntil <= now && l.Queue.Len() == 0 {
+	if l.busyUntil <= now && !l.queued {
 		if dt, ok := l.Queue.(*DropTail); ok && (dt.LimitBytes == 0 || int(p.Size) <= dt.LimitBytes) {
 			// An idle transmitter and an empty drop-tail queue: the
 			// packet would be accepted and taken straight back out
@@ -82,6 +85,7 @@ func (l *Link) Enqueue(p *Packet) {
 		l.drop(p, c)
 		return
 	}
+	l.queued = true
 	if l.busyUntil <= now {
 		l.startTx(now)
 	} else if l.eager() && !l.txDone.Armed() {
@@ -109,7 +113,11 @@ func (l *Link) eager() bool { return l.DelayProc != nil || l.Tracer != nil }
 // catchUp starts, at their own times, the transmissions that were due by
 // now, so the queue holds exactly what it would hold at now.
 func (l *Link) catchUp(now sim.Time) {
-	for l.busyUntil <= now && l.Queue.Len() > 0 {
+	for l.queued && l.busyUntil <= now {
+		if l.Queue.Len() == 0 {
+			l.queued = false
+			return
+		}
 		l.startTx(l.busyUntil)
 	}
 }
@@ -124,6 +132,7 @@ func (l *Link) startTx(at sim.Time) {
 	l.transmit(p, at)
 	switch {
 	case l.Queue.Len() == 0:
+		l.queued = false
 		// Tell the queue the transmitter idles from end (RED's idle-time
 		// decay); a packet arriving before then simply clears it.
 		l.Queue.Dequeue(l.busyUntil)
@@ -188,55 +197,53 @@ func (l *Link) Busy() bool { return l.busyUntil > l.sched.Now() }
 func (l *Link) InFlight() int { return l.pipe.n }
 
 // pipe holds packets in propagation, sorted by arrival time (stable for
-// equal times). With a constant delay every push lands at the tail; a
-// falling delay inserts a packet before slower ones, which then arrive out
-// of order, as after a route change.
+// equal times), as a list threaded through the packets themselves: the
+// packet is touched anyway when it is sent and when it arrives, so the
+// pipe costs no memory of its own and no extra cache line per hop. With a
+// constant delay every push lands at the tail; a falling delay inserts a
+// packet before slower ones, which then arrive out of order, as after a
+// route change.
 type pipe struct {
-	buf  []pipeEntry // ring; its length is a power of two, so that & replaces %
-	head int
-	n    int
+	head, tail *Packet
+	n          int
 }
 
-type pipeEntry struct {
-	at sim.Time
-	p  *Packet
-}
-
-func (q *pipe) headAt() sim.Time { return q.buf[q.head].at }
+func (q *pipe) headAt() sim.Time { return q.head.arriveAt }
 
 // push inserts p to arrive at time at and reports whether it became the head.
 func (q *pipe) push(p *Packet, at sim.Time) bool {
-	if q.n == len(q.buf) {
-		q.grow()
-	}
-	mask := len(q.buf) - 1
-	i := q.n
-	// Walk back past entries that arrive strictly later (overtaking).
-	for i > 0 {
-		prev := q.buf[(q.head+i-1)&mask]
-		if prev.at <= at {
-			break
-		}
-		q.buf[(q.head+i)&mask] = prev
-		i--
-	}
-	q.buf[(q.head+i)&mask] = pipeEntry{at, p}
+	p.arriveAt = at
 	q.n++
-	return i == 0
+	switch {
+	case q.tail == nil:
+		p.next = nil
+		q.head, q.tail = p, p
+		return true
+	case q.tail.arriveAt <= at:
+		p.next = nil
+		q.tail.next, q.tail = p, p
+		return false
+	case at < q.head.arriveAt:
+		p.next, q.head = q.head, p
+		return true
+	}
+	// Overtaking (a delay process only): after the last entry that
+	// arrives no later than p.
+	prev := q.head
+	for prev.next.arriveAt <= at {
+		prev = prev.next
+	}
+	p.next, prev.next = prev.next, p
+	return false
 }
 
 func (q *pipe) pop() *Packet {
-	e := q.buf[q.head]
-	q.buf[q.head] = pipeEntry{}
-	q.head = (q.head + 1) & (len(q.buf) - 1)
-	q.n--
-	return e.p
-}
-
-func (q *pipe) grow() {
-	nb := make([]pipeEntry, max(16, 2*len(q.buf)))
-	for i := 0; i < q.n; i++ {
-		nb[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
+	p := q.head
+	q.head = p.next
+	if q.head == nil {
+		q.tail = nil
 	}
-	q.buf, q.head = nb, 0
+	p.next = nil
+	q.n--
+	return p
 }

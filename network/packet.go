@@ -79,7 +79,7 @@ func DropCauses() []DropCause {
 // wire, and ground truth. Packets are pooled (Net.Alloc/Net.Free) so the
 // per-packet path does not allocate.
 type Packet struct {
-	// The fields are ordered so that a packet takes 184 bytes (the
+	// The fields are ordered so that a packet takes 192 bytes (the
 	// allocator's 192-byte class: three cache lines, against 224 bytes
 	// and up to five lines in declaration-by-topic order) and so that
 	// forwarding and the TCP header's core read the first line only.
@@ -124,7 +124,8 @@ type Packet struct {
 	// made (a coded packet's coefficients and bytes); nil otherwise.
 	Body any
 
-	next *Packet // free list
+	next     *Packet  // free list, or the next packet in a link's pipe
+	arriveAt sim.Time // in a link's pipe: when it reaches the far end
 }
 
 // IsData reports whether the packet carries payload (as opposed to a pure
