@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -333,6 +334,12 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 }
 
 func (d *decoder) unknownKey(k *yaml.Node, path, key string, known []string) {
+	if name, value, found := strings.Cut(key, ":"); found && slices.Contains(known, name) {
+		// YAML needs a space after the colon of a mapping: {profile:linux}
+		// is one key, "profile:linux", with no value.
+		d.at(k.Line, joinPath(path, key), "unknown field: write %q, with a space after the colon", name+": "+value)
+		return
+	}
 	if s := closest(key, known); s != "" {
 		d.at(k.Line, joinPath(path, key), "unknown field (did you mean %q?)", s)
 		return

@@ -98,6 +98,12 @@ flows:
       profile: ns2
       windwo: 3
 `, []string{`x.yaml:10: flows[f].transport.windwo: unknown field (did you mean "window"?)`}},
+		{"a mapping written without a space after its colon", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - {name: f, src: A, dst: B, transport: {profile:linux}}
+`, []string{`x.yaml:5: flows[f].transport.profile:linux: unknown field: write "profile: linux", with a space after the colon`}},
 		{"undefined node", `duration: 10s
 nodes: [A, B]
 links:
