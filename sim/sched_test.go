@@ -162,3 +162,23 @@ func itoa(n int) string {
 	}
 	return "pending=100000"
 }
+
+// A struct holding a timer may be copied after Init: the copy, once
+// armed, must fire its own function.
+func TestCopiedTimerFiresItself(t *testing.T) {
+	s := NewScheduler()
+	type holder struct {
+		tm  Timer
+		hit int
+	}
+	a := &holder{}
+	a.tm.Init(s, func() { a.hit++ })
+	b := &holder{}
+	*b = *a
+	b.tm.fn = func() { b.hit++ }
+	b.tm.Arm(5)
+	s.Run()
+	if a.hit != 0 || b.hit != 1 {
+		t.Fatalf("original fired %d times, copy %d; want 0 and 1", a.hit, b.hit)
+	}
+}
