@@ -11,16 +11,23 @@ import (
 
 // Flow is one TCP connection: a sender at Src and a receiver at Dst.
 type Flow struct {
-	ID       int32
-	Name     string
-	Cfg      Config
-	Src, Dst *network.Node
-	Snd      *Sender
-	Rcv      *Receiver
+	// What every packet of the flow reads comes first, in one cache line:
+	// with thousands of flows each further line is a miss per packet.
+	ID           int32
+	sndPort      int32
+	rcvPort      int32
+	srcID, dstID network.NodeID
+	Src, Dst     *network.Node
+	// sendOut and ackOut, if set, take the packets the sender and the
+	// receiver emit instead of their nodes' Send: the hook of a layer
+	// below TCP (network coding, SetOutputs).
+	sendOut, ackOut func(p *network.Packet)
+	net             *network.Net
+	Snd             *Sender
+	Rcv             *Receiver
 
-	net     *network.Net
-	sndPort int32
-	rcvPort int32
+	Name    string
+	Cfg     Config
 	start   sim.Time
 	stop    sim.Time
 	started bool
@@ -34,10 +41,24 @@ type Flow struct {
 	startTm                       sim.Timer
 	stopTm                        sim.Timer
 	drained                       func(now sim.Time) // OnDrained
-	// sendOut and ackOut take the packets the sender and the receiver
-	// emit: their nodes' Send, unless a layer below TCP (network coding)
-	// interposes (SetOutputs).
-	sendOut, ackOut func(p *network.Packet)
+}
+
+// toReceiver sends a packet of the sender's.
+func (f *Flow) toReceiver(p *network.Packet) {
+	if f.sendOut != nil {
+		f.sendOut(p)
+		return
+	}
+	f.Src.Send(p)
+}
+
+// toSender sends a packet of the receiver's.
+func (f *Flow) toSender(p *network.Packet) {
+	if f.ackOut != nil {
+		f.ackOut(p)
+		return
+	}
+	f.Dst.Send(p)
 }
 
 // NewFlow builds a connection from src to dst and binds its two endpoints.
@@ -51,14 +72,13 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 	if spec.recovery == "sack" {
 		cfg.Recovery.SACK = true // variant sack is NewReno with RFC 6675: SACK on at both ends
 	}
-	f := &Flow{ID: id, Name: name, Cfg: cfg, Src: src, Dst: dst, net: net, stop: sim.Never}
+	f := &Flow{ID: id, Name: name, Cfg: cfg, Src: src, Dst: dst, srcID: src.ID, dstID: dst.ID, net: net, stop: sim.Never}
 	cc, err := spec.make(cfg.Params)
 	if err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
 	}
 	f.Snd = newSender(f, cc, spec.recovery)
 	f.Rcv = newReceiver(f)
-	f.sendOut, f.ackOut = src.Send, dst.Send
 	f.sndPort = net.Bind(f.Snd)
 	f.rcvPort = net.Bind(f.Rcv)
 	f.startTm.Init(net.Sched, f.onStart)

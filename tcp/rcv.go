@@ -242,7 +242,7 @@ func (r *Receiver) emit(flags network.Flags) {
 	f := r.f
 	p := r.net.Alloc()
 	p.Flow = f.ID
-	p.Src, p.Dst = f.Dst.ID, f.Src.ID
+	p.Src, p.Dst = f.dstID, f.srcID
 	p.Port = f.sndPort
 	p.Proto = network.TCP
 	p.Flags = flags
@@ -274,7 +274,7 @@ func (r *Receiver) emit(flags network.Flags) {
 	p.Size = size
 	r.lastAckSent = r.rcvNxt
 	r.acksSent++
-	f.ackOut(p)
+	f.toSender(p)
 }
 
 // fillSACK writes the most recent blocks first (RFC 2018 §4).

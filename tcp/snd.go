@@ -192,7 +192,7 @@ func (s *Sender) sendSYN() {
 		to = min(s.cfg.Open.SynTimeout*sim.Time(s.backoff), s.cfg.Timer.RTO.Max)
 	}
 	s.timer.Arm(s.net.Now() + to)
-	s.f.sendOut(p)
+	s.f.toReceiver(p)
 }
 
 func (s *Sender) established() {
@@ -207,7 +207,7 @@ func (s *Sender) established() {
 		p.Flags = network.FlagACK
 		p.Seq, p.Ack = s.dataStart, 1
 		p.Size = s.headerSize()
-		s.f.sendOut(p)
+		s.f.toReceiver(p)
 	}
 	s.trySend()
 }
@@ -217,7 +217,7 @@ func (s *Sender) packet() *network.Packet {
 	f := s.f
 	p := s.net.Alloc()
 	p.Flow = f.ID
-	p.Src, p.Dst = f.Src.ID, f.Dst.ID
+	p.Src, p.Dst = f.srcID, f.dstID
 	p.Port = f.rcvPort
 	p.Proto = network.TCP
 	if s.cfg.TS.Enabled {
@@ -281,7 +281,7 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 	if s.probe != nil && !s.probeAcksOnly {
 		s.sample('s', seq, 0, 0, retx)
 	}
-	s.f.sendOut(p)
+	s.f.toReceiver(p)
 }
 
 // armIfIdle starts the retransmission timer if it is not running
