@@ -163,8 +163,10 @@ func itoa(n int) string {
 	return "pending=100000"
 }
 
-// A struct holding a timer may be copied after Init: the copy, once
-// armed, must fire its own function.
+// The heap finds a timer by its own address: a copy of an initialised
+// timer, given its own function and armed, runs that function and not the
+// original's (a table of timers by id, tried for smaller heap entries,
+// would have run the original's).
 func TestCopiedTimerFiresItself(t *testing.T) {
 	s := NewScheduler()
 	type holder struct {

@@ -733,7 +733,7 @@ func (s *Sender) onRTO() {
 
 // noteDrop records ground truth about a lost packet of this flow.
 func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
-	if p.Payload == 0 || p.Src != s.f.Src.ID || !s.open {
+	if p.Payload == 0 || p.Src != s.f.srcID || !s.open {
 		return
 	}
 	k := s.seg(p.Seq)
