@@ -25,6 +25,12 @@ type Node struct {
 	out   []*Link
 	radio Radio
 	route []hop // next hop by destination NodeID
+	// A stub's last answer (stubHop): a host sends to one or a few
+	// destinations, and the answer costs a look into the neighbour's
+	// table. ComputeRoutes clears it.
+	stubDst NodeID
+	stubTo  hop
+	stubSet bool
 }
 
 // hop is where a packet leaves a node: a link, or its radio toward a
@@ -48,7 +54,10 @@ func (nd *Node) Radio() Radio { return nd.radio }
 func (nd *Node) hop(dst NodeID) hop {
 	if nd.route == nil && nd.net.routesFor > 0 {
 		if nd.stub() {
-			return nd.stubHop(dst)
+			if !nd.stubSet || nd.stubDst != dst {
+				nd.stubDst, nd.stubTo, nd.stubSet = dst, nd.stubHop(dst), true
+			}
+			return nd.stubTo
 		}
 		nd.route = nd.net.routes(nd)
 	}

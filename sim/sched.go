@@ -67,6 +67,10 @@ func (s *Scheduler) At(t Time, fn func()) *Timer {
 // Time is left at the stop time (or the last event) so that statistics can
 // be read "at the end of the run".
 func (s *Scheduler) Run() {
+	// firing keeps the last timer fired until the next one, rather than
+	// being cleared after each: cleared here, once, and before the only
+	// push between events (a lazily moved entry).
+	defer func() { s.firing = nil }()
 	for s.runOne() {
 		// Every 4096 events, ask whether to go on (a budget, progress).
 		if s.check != nil && s.events&(1<<12-1) == 0 && !s.check() {
@@ -104,6 +108,7 @@ func (s *Scheduler) runOne() bool {
 		if t.deadline > e.at {
 			// Re-armed later since this entry was pushed: move it lazily.
 			s.pop()
+			s.firing = nil
 			s.push(t, t.deadline)
 			return true
 		}
@@ -111,13 +116,11 @@ func (s *Scheduler) runOne() bool {
 		s.events++
 		s.firing, s.reArming = t, false
 		t.fn()
-		s.firing = nil
 		if s.reArming {
 			// The entry the function's arming would have pushed takes the
 			// root's place: same time and sequence number, so the order of
 			// events is exactly that of a pop and a push.
-			s.heap[0] = s.reArm
-			s.siftDown(0)
+			s.siftDown(0, s.reArm)
 		} else {
 			s.pop()
 		}
@@ -161,15 +164,14 @@ func (s *Scheduler) pop() {
 	if n == 0 {
 		return
 	}
-	h[0] = last
-	s.siftDown(0)
+	s.siftDown(0, last)
 }
 
-// siftDown moves the entry at i down to its place.
-func (s *Scheduler) siftDown(i int) {
+// siftDown puts last in the heap, starting from the slot at i (whose
+// entry it replaces) and moving it down to its place.
+func (s *Scheduler) siftDown(i int, last entry) {
 	h := s.heap
 	n := len(h)
-	last := h[i]
 	for {
 		c := 2*i + 1
 		if c >= n {
