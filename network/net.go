@@ -139,7 +139,10 @@ func (n *Net) addLink(name string, from, to *Node, cfg LinkConfig, q Queue) *Lin
 	}
 	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n, sched: n.Sched}
 	l.txDone.Init(n.Sched, l.onTxDone)
-	l.arrive.Init(n.Sched, l.onArrive)
+	// A function literal, not the method value l.onArrive: profile-guided
+	// optimisation inlines onArrive into it (one call less per event),
+	// which it does not do into a method value's generated wrapper.
+	l.arrive.Init(n.Sched, func() { l.onArrive() })
 	from.out = append(from.out, l)
 	n.Links = append(n.Links, l)
 	return l

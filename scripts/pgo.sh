@@ -7,6 +7,9 @@
 #
 #   scripts/pgo.sh
 #
+# The runs are long enough for about 4 000 samples (the profiler takes 100
+# a second): with a few hundred, the compiler's inlining choices change
+# from one profile to the next and the binary's speed by a per cent or two.
 # Rebuild and compare against the old build (paired, whole processes)
 # before keeping a new profile.
 set -euo pipefail
@@ -19,16 +22,16 @@ prof() { # scenario, flags...
 	n=$((n + 1))
 	"$bin" run "$@" --cpuprofile "$dir/$n.prof" >/dev/null
 }
-prof examples/c-big.yaml --set duration=300s
-prof examples/c-big.yaml --set duration=20s --set links.bottleneck.bandwidth=1Gbps \
+prof examples/c-big.yaml --set duration=3000s
+prof examples/c-big.yaml --set duration=100s --set links.bottleneck.bandwidth=1Gbps \
 	--set links.bottleneck.loss.rate=0.1% --set 'flows.f{i}.transport={profile: linux}' \
 	--set 'links.in{i}.bandwidth=1Gbps' --set 'links.out{i}.bandwidth=1Gbps'
-prof examples/c-big.yaml --set duration=20s --set 'nodes[2].count=1000' --set 'nodes[3].count=1000' \
+prof examples/c-big.yaml --set duration=200s --set 'nodes[2].count=1000' --set 'nodes[3].count=1000' \
 	--set 'links[1].count=1000' --set 'links[2].count=1000' --set 'flows[0].count=1000' \
 	--set 'flows[0].start_step=1ms'
-prof examples/wifi-chain.yaml
-prof examples/dumbbell-lossy.yaml --set duration=2000s
-prof examples/alltcp-background.yaml
+prof examples/wifi-chain.yaml --set duration=600s
+prof examples/dumbbell-lossy.yaml --set duration=20000s
+prof examples/alltcp-background.yaml --set duration=300s
 go tool pprof -proto "$dir"/*.prof > cmd/tcplab/default.pgo
 rm -r "$dir"
 echo "cmd/tcplab/default.pgo: $(wc -c < cmd/tcplab/default.pgo) bytes from $n profiles"
