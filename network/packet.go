@@ -81,13 +81,14 @@ func DropCauses() []DropCause {
 type Packet struct {
 	// The fields are ordered so that a packet takes 192 bytes (the
 	// allocator's 192-byte class: three cache lines, against 224 bytes
-	// and up to five lines in declaration-by-topic order) and so that
-	// forwarding and the TCP header's core read the first line only.
+	// and up to five lines in declaration-by-topic order) and so that a
+	// hop (the pipe's links, the route, the size) and the TCP header's
+	// core read the first line only.
 
-	ID     uint64   // unique within a run, in order of allocation
-	Seq    int64    // TCP: 64-bit byte offsets (never wrap in a simulation; traces fold them to 32 bits)
-	Ack    int64    // TCP
-	SentAt sim.Time // ground truth: when the source sent it
+	next     *Packet  // free list, or the next packet in a link's pipe
+	arriveAt sim.Time // in a link's pipe: when it reaches the far end
+	Seq      int64    // TCP: 64-bit byte offsets (never wrap in a simulation; traces fold them to 32 bits)
+	Ack      int64    // TCP
 
 	Flow    int32 // flow index
 	Src     NodeID
@@ -115,17 +116,16 @@ type Packet struct {
 	Retx     bool // a retransmission
 	FastRetx bool // a fast retransmission (third dupack)
 
-	Wnd   int64
-	TSval int64
-	TSecr int64
-	Sack  [MaxSack]SackBlock
+	ID     uint64   // unique within a run, in order of allocation
+	SentAt sim.Time // ground truth: when the source sent it
+	Wnd    int64
+	TSval  int64
+	TSecr  int64
+	Sack   [MaxSack]SackBlock
 
 	// Body is what a layer above the network attaches to a packet it
 	// made (a coded packet's coefficients and bytes); nil otherwise.
 	Body any
-
-	next     *Packet  // free list, or the next packet in a link's pipe
-	arriveAt sim.Time // in a link's pipe: when it reaches the far end
 }
 
 // IsData reports whether the packet carries payload (as opposed to a pure
