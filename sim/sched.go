@@ -7,9 +7,14 @@ package sim
 // link, a TCP sender); the heap holds at most one live entry per timer, so
 // the pending set stays O(components), not O(packets in flight).
 type Scheduler struct {
-	now    Time
-	seq    uint64
-	heap   []entry
+	now  Time
+	seq  uint64
+	heap queue // entries due within farAfter of their push
+	// far holds the entries pushed for later than that (retransmission
+	// timeouts, mostly, that rarely fire): kept apart, they do not deepen
+	// the heap that every event sifts. The next event is the earlier of
+	// the two roots, so the split changes no order.
+	far queue
 	events uint64 // timer callbacks run
 	// check, if set, is asked every 4096 events whether to go on.
 	check       func() bool
@@ -25,6 +30,11 @@ type Scheduler struct {
 	reArming bool
 }
 
+// farAfter is how far ahead an entry must be to go to the far heap.
+const farAfter = 100 * Millisecond
+
+type queue []entry
+
 type entry struct {
 	at  Time
 	seq uint64
@@ -33,7 +43,7 @@ type entry struct {
 
 // NewScheduler returns a scheduler at time zero.
 func NewScheduler() *Scheduler {
-	return &Scheduler{heap: make([]entry, 0, 1024), stop: Never}
+	return &Scheduler{heap: make(queue, 0, 1024), stop: Never}
 }
 
 // Now is the current simulated time.
@@ -50,7 +60,7 @@ func (s *Scheduler) Interrupted() bool { return s.interrupted }
 func (s *Scheduler) Events() uint64 { return s.events }
 
 // Pending is the number of entries in the heap (live and stale).
-func (s *Scheduler) Pending() int { return len(s.heap) }
+func (s *Scheduler) Pending() int { return len(s.heap) + len(s.far) }
 
 // Stop makes Run return once time would pass t.
 func (s *Scheduler) Stop(t Time) { s.stop = t }
@@ -86,62 +96,80 @@ func (s *Scheduler) Run() {
 // runOne pops one heap entry and runs it if live; it reports false when
 // nothing is left before the stop time.
 func (s *Scheduler) runOne() bool {
-	{
-		if len(s.heap) == 0 {
-			return false
-		}
-		e := s.heap[0]
-		if e.at > s.stop {
-			return false
-		}
-		t := e.t
-		if t.pendingAt != e.at || t.pendingSeq != e.seq {
-			s.pop()
-			return true // stale entry from an earlier arming
-		}
-		t.pendingAt = Never
-		if t.deadline == Never {
-			s.pop()
-			return true // cancelled
-		}
-		s.now = e.at
-		if t.deadline > e.at {
-			// Re-armed later since this entry was pushed: move it lazily.
-			s.pop()
-			s.firing = nil
-			s.push(t, t.deadline)
-			return true
-		}
-		t.deadline = Never
-		s.events++
-		s.firing, s.reArming = t, false
-		t.fn()
-		if s.reArming {
-			// The entry the function's arming would have pushed takes the
-			// root's place: same time and sequence number, so the order of
-			// events is exactly that of a pop and a push.
-			s.siftDown(0, s.reArm)
-		} else {
-			s.pop()
-		}
+	q := &s.heap
+	if len(s.far) > 0 && (len(s.heap) == 0 || less(&s.far[0], &s.heap[0])) {
+		q = &s.far
+	}
+	if len(*q) == 0 {
+		return false
+	}
+	e := (*q)[0]
+	if e.at > s.stop {
+		return false
+	}
+	t := e.t
+	if t.pendingAt != e.at || t.pendingSeq != e.seq {
+		q.pop()
+		return true // stale entry from an earlier arming
+	}
+	t.pendingAt = Never
+	if t.deadline == Never {
+		q.pop()
+		return true // cancelled
+	}
+	s.now = e.at
+	if t.deadline > e.at {
+		// Re-armed later since this entry was pushed: move it lazily.
+		q.pop()
+		s.firing = nil
+		s.push(t, t.deadline)
 		return true
 	}
+	t.deadline = Never
+	s.events++
+	s.firing, s.reArming = t, false
+	t.fn()
+	switch {
+	case !s.reArming:
+		q.pop()
+	case s.queueFor(s.reArm.at) == q:
+		// The entry the function's arming would have pushed takes the
+		// root's place: same time and sequence number, so the order of
+		// events is exactly that of a pop and a push.
+		q.siftDown(0, s.reArm)
+	default:
+		q.pop()
+		s.queueFor(s.reArm.at).push(s.reArm)
+	}
+	return true
+}
+
+// queueFor is the heap an entry for time at goes to.
+func (s *Scheduler) queueFor(at Time) *queue {
+	if at-s.now > farAfter {
+		return &s.far
+	}
+	return &s.heap
 }
 
 func (s *Scheduler) push(t *Timer, at Time) {
 	s.seq++
 	t.pendingAt, t.pendingSeq = at, s.seq
+	e := entry{at: at, seq: s.seq, t: t}
 	if t == s.firing {
 		// Its root entry is still in the heap: hold the new one until the
 		// function returns (a later arming supersedes an earlier one,
 		// whose pushed entry would only have been skipped as stale).
-		s.reArm, s.reArming = entry{at: at, seq: s.seq, t: t}, true
+		s.reArm, s.reArming = e, true
 		return
 	}
-	h := append(s.heap, entry{at: at, seq: s.seq, t: t})
+	s.queueFor(at).push(e)
+}
+
+func (q *queue) push(e entry) {
+	h := append(*q, e)
 	// Sift up.
 	i := len(h) - 1
-	e := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
 		if !less(&e, &h[p]) {
@@ -151,26 +179,26 @@ func (s *Scheduler) push(t *Timer, at Time) {
 		i = p
 	}
 	h[i] = e
-	s.heap = h
+	*q = h
 }
 
-func (s *Scheduler) pop() {
-	h := s.heap
+func (q *queue) pop() {
+	h := *q
 	n := len(h) - 1
 	last := h[n]
 	h[n] = entry{}
 	h = h[:n]
-	s.heap = h
+	*q = h
 	if n == 0 {
 		return
 	}
-	s.siftDown(0, last)
+	q.siftDown(0, last)
 }
 
 // siftDown puts last in the heap, starting from the slot at i (whose
 // entry it replaces) and moving it down to its place.
-func (s *Scheduler) siftDown(i int, last entry) {
-	h := s.heap
+func (q *queue) siftDown(i int, last entry) {
+	h := *q
 	n := len(h)
 	for {
 		c := 2*i + 1
