@@ -14,7 +14,7 @@ type Scheduler struct {
 	// timeouts, mostly, that rarely fire): kept apart, they do not deepen
 	// the heap that every event sifts. The next event is the earlier of
 	// the two roots, so the split changes no order.
-	far queue
+	far    queue
 	events uint64 // timer callbacks run
 	// check, if set, is asked every 4096 events whether to go on.
 	check       func() bool
