@@ -4,7 +4,7 @@ package sim
 // order they were scheduled (FIFO), which makes every run reproducible.
 //
 // Following htsim, every event is a Timer owned by a long-lived object (a
-// link, a TCP sender); the heap holds at most one live entry per timer, so
+// link, a TCP sender); the heaps hold at most one live entry per timer, so
 // the pending set stays O(components), not O(packets in flight).
 type Scheduler struct {
 	now  Time

@@ -20,6 +20,25 @@ func TestEqualTimesRunInSchedulingOrder(t *testing.T) {
 	}
 }
 
+// Entries for far times wait in a heap of their own; events of both heaps
+// at the same time still run in scheduling order.
+func TestEqualTimesAcrossHeapsRunInSchedulingOrder(t *testing.T) {
+	const at = 500 * Millisecond
+	s := NewScheduler()
+	var got []string
+	far := NewTimer(s, func() { got = append(got, "far") })
+	late := NewTimer(s, func() { got = append(got, "near, armed at 450 ms") })
+	early := NewTimer(s, func() { got = append(got, "near, armed at 420 ms") })
+	far.Arm(at) // 500 ms ahead: the far heap
+	s.At(450*Millisecond, func() { late.Arm(at) })
+	s.At(420*Millisecond, func() { early.Arm(at) })
+	s.Run()
+	want := []string{"far", "near, armed at 420 ms", "near, armed at 450 ms"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}
+
 func TestTimerRearm(t *testing.T) {
 	cases := []struct {
 		name  string
