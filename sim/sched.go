@@ -59,7 +59,7 @@ func (s *Scheduler) Interrupted() bool { return s.interrupted }
 // Events is the number of events run so far.
 func (s *Scheduler) Events() uint64 { return s.events }
 
-// Pending is the number of entries in the heap (live and stale).
+// Pending is the number of entries in the heaps (live and stale).
 func (s *Scheduler) Pending() int { return len(s.heap) + len(s.far) }
 
 // Stop makes Run return once time would pass t.
