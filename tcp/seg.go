@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"math/bits"
+
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
@@ -155,4 +157,19 @@ func (b *scoreboard) trim(k int64) {
 	for len(b.top) > 0 && b.top[len(b.top)-1] < b.base {
 		b.top = b.top[:len(b.top)-1] // trimmed: every SACKed one below went too
 	}
+}
+
+// segDivisor divides by a constant d > 0 exactly: m = ⌊(2⁶⁴−1)/d⌋ makes
+// ⌊x·m/2⁶⁴⌋ at most one below ⌊x/d⌋ for every x (the error x·(2⁶⁴/d−m)/2⁶⁴
+// is below 1), and one comparison of the remainder corrects it.
+type segDivisor struct{ d, m uint64 }
+
+func newSegDivisor(d uint64) segDivisor { return segDivisor{d: d, m: ^uint64(0) / d} }
+
+func (v segDivisor) div(x uint64) uint64 {
+	q, _ := bits.Mul64(x, v.m)
+	if x-q*v.d >= v.d {
+		q++
+	}
+	return q
 }

@@ -2,7 +2,6 @@ package tcp
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/tcplab/tcplab/network"
@@ -241,20 +240,6 @@ func (s *Sender) seg(seq int64) int64 {
 	return int64(s.mssDiv.div(uint64(x)))
 }
 
-// segDivisor divides by a constant d > 0 exactly: m = ⌊(2⁶⁴−1)/d⌋ makes
-// ⌊x·m/2⁶⁴⌋ at most one below ⌊x/d⌋ for every x (the error x·(2⁶⁴/d−m)/2⁶⁴
-// is below 1), and one comparison of the remainder corrects it.
-type segDivisor struct{ d, m uint64 }
-
-func newSegDivisor(d uint64) segDivisor { return segDivisor{d: d, m: ^uint64(0) / d} }
-
-func (v segDivisor) div(x uint64) uint64 {
-	q, _ := bits.Mul64(x, v.m)
-	if x-q*v.d >= v.d {
-		q++
-	}
-	return q
-}
 
 // segEnd is the end of the segment that starts at seq.
 func (s *Sender) segEnd(seq int64) int64 { return min(seq+s.mss, s.limit) }
