@@ -240,7 +240,6 @@ func (s *Sender) seg(seq int64) int64 {
 	return int64(s.mssDiv.div(uint64(x)))
 }
 
-
 // segEnd is the end of the segment that starts at seq.
 func (s *Sender) segEnd(seq int64) int64 { return min(seq+s.mss, s.limit) }
 
