@@ -2,13 +2,13 @@ package sim
 
 // Timer calls a fixed function at an armed time. Re-arming is cheap: moving
 // the deadline later (what TCP does to its RTO on most ACKs) only updates a
-// field, and the heap entry is moved when it surfaces. Moving it earlier
+// field, and the queued entry is moved when it surfaces. Moving it earlier
 // pushes a fresh entry and leaves the old one stale.
 type Timer struct {
 	s          *Scheduler
 	fn         func()
 	deadline   Time // when fn should run; Never if idle
-	pendingAt  Time // time of this timer's live heap entry; Never if none
+	pendingAt  Time // time of this timer's live queued entry; Never if none
 	pendingSeq uint64
 }
 

@@ -1,0 +1,218 @@
+package sim
+
+import "math/bits"
+
+// calendar is a calendar queue (R. Brown, "Calendar queues: a fast O(1)
+// priority queue implementation for the simulation event set problem",
+// CACM 31(10), 1988) for the entries due soon: a ring of buckets, each
+// spanning 2^shift ns and holding a list sorted by (time, sequence).
+// Pushing and taking the first entry cost a few steps whatever the number
+// pending, where a binary heap sifts through log n levels with a
+// hard-to-predict branch at each; the order is the heap's exactly, as both
+// sort by the same unique key.
+//
+// Entries admitted are due less than a ring's length of buckets after the
+// bucket of the current time (Scheduler.push sends the rest to the far
+// heap), and none is due before the current time, so a ring position never
+// holds entries of two laps: scanning the ring from the current time's
+// bucket finds the earliest entry. A bitmap of the non-empty buckets makes
+// the scan a word per 64 buckets.
+//
+// As in Brown's queue the ring adapts (Scheduler.adapt): it keeps at least
+// twice as many buckets as entries, and its buckets narrow when pushes walk
+// past entries sharing their bucket, widen when the scan crosses long runs
+// of empty buckets or the ring's reach sends entries to the far heap. The
+// shape changes only the cost, never the order.
+type calendar struct {
+	heads  []int32  // per bucket, the node of its earliest entry; 0 if empty
+	bits   []uint64 // bit i set iff bucket i is not empty
+	mask   uint64   // the number of buckets, a power of two, less one
+	nodes  []node   // node 0 is unused, so that 0 means none
+	free   int32    // a spent node to reuse, 0 if none
+	found  uint64   // the bucket of the entry first returned
+	foundK int32    // and its node
+	shift  uint     // a bucket spans 2^shift ns
+	n      int
+
+	// What the last adaptWindow pushes cost, for adapt.
+	untilAdapt int // pushes, the calendar's and the far heap's, left in the window
+	steps      int // entries a push walked past
+	scanned    int // bitmap words the scans crossed past the first
+	farPush    int // pushes beyond the ring's reach
+}
+
+type node struct {
+	e    entry
+	next int32
+}
+
+const (
+	minBuckets = 1 << 13
+	// initialShift makes a bucket 4.1 µs, the first ring 33.6 ms: a few
+	// buckets per 1500-byte transmission at 100 Mbps and more, and every
+	// arrival of a path with less than 33 ms of delay in the ring.
+	initialShift = 12
+	minShift     = 0  // 1 ns buckets
+	maxShift     = 30 // 1.07 s buckets, a ring of 2.4 hours
+	adaptWindow  = 1 << 12
+)
+
+func newCalendar() calendar {
+	c := calendar{nodes: make([]node, 1, 256), shift: initialShift, untilAdapt: adaptWindow}
+	c.setBuckets(minBuckets)
+	return c
+}
+
+// setBuckets gives the empty calendar a ring of n buckets (a power of two,
+// at least 64).
+func (c *calendar) setBuckets(n int) {
+	c.heads = make([]int32, n)
+	c.bits = make([]uint64, n/64)
+	c.mask = uint64(n - 1)
+}
+
+// bucket is the absolute bucket number of time at. The shift is masked
+// so that the compiler need not handle shifts past 63.
+func (c *calendar) bucket(at Time) uint64 { return uint64(at) >> (c.shift & 63) }
+
+// push adds e and reports true if e is due less than a ring's length of
+// buckets after now's bucket (now <= e.at); if not, it reports false and
+// leaves e to the caller.
+func (c *calendar) push(now Time, e entry) bool {
+	b := c.bucket(e.at)
+	if b-c.bucket(now) > c.mask {
+		return false
+	}
+	k := c.free
+	if k != 0 {
+		c.free = c.nodes[k].next
+	} else {
+		k = int32(len(c.nodes))
+		c.nodes = append(c.nodes, node{})
+	}
+	i := b & c.mask
+	w, bit := &c.bits[i>>6], uint64(1)<<(i&63)
+	if *w&bit == 0 {
+		// An empty bucket, known from the bitmap (hot in the cache)
+		// without reading its head (often not).
+		c.heads[i] = k
+		c.nodes[k] = node{e: e}
+		*w |= bit
+	} else {
+		// Insert in order; a bucket holds a few entries, and a new
+		// entry (the highest sequence number so far) usually goes last.
+		p := &c.heads[i]
+		for *p != 0 && less(&c.nodes[*p].e, &e) {
+			p = &c.nodes[*p].next
+			c.steps++
+		}
+		c.nodes[k] = node{e: e, next: *p}
+		*p = k
+	}
+	c.n++
+	return true
+}
+
+// first returns the earliest entry, or nil if there is none; now is the
+// current time, before every entry.
+func (c *calendar) first(now Time) *entry {
+	if c.n == 0 {
+		return nil
+	}
+	i := c.bucket(now) & c.mask
+	w := i >> 6
+	if word := c.bits[w] >> (i & 63); word != 0 {
+		i += uint64(bits.TrailingZeros64(word))
+	} else {
+		for {
+			w = (w + 1) & (c.mask >> 6)
+			c.scanned++
+			if c.bits[w] != 0 {
+				i = w<<6 + uint64(bits.TrailingZeros64(c.bits[w]))
+				break
+			}
+		}
+	}
+	c.found = i
+	return &c.nodes[c.heads[i]].e
+}
+
+// popFirst removes the entry first returned; nothing may be pushed
+// between the two calls.
+func (c *calendar) popFirst() {
+	i := c.found
+	k := c.heads[i]
+	next := c.nodes[k].next
+	c.heads[i] = next
+	// Clear the bucket's bit if it is now empty, without a branch: whether
+	// it is follows no pattern a predictor could learn.
+	var empty uint64
+	if next == 0 {
+		empty = 1
+	}
+	c.bits[i>>6] &^= empty << (i & 63)
+	// The node keeps its timer pointer until reused: timers live as long
+	// as their owners, and clearing it would cost a store per event.
+	c.nodes[k].next = c.free
+	c.free = k
+	c.n--
+}
+
+// drain removes every entry, appending them to dst in no particular order.
+func (c *calendar) drain(dst []entry) []entry {
+	for i := range c.heads {
+		for k := c.heads[i]; k != 0; k = c.nodes[k].next {
+			dst = append(dst, c.nodes[k].e)
+		}
+		c.heads[i] = 0
+	}
+	clear(c.bits)
+	clear(c.nodes)
+	c.nodes = c.nodes[:1]
+	c.free, c.n = 0, 0
+	return dst
+}
+
+// adapt is called every adaptWindow pushes. It keeps the ring's buckets at
+// least twice the entries (growing to the next power of two past that;
+// shrinking to a quarter when they are more than eight times the entries)
+// and moves the bucket span if the last window's pushes walked more than
+// one entry each (narrower: by the walk's order of magnitude, in powers of
+// two) or, walking little, its scans crossed more than a word of empty
+// buckets per push or an eighth of its pushes went past the ring (wider,
+// by one). The thresholds are far apart, so the shape does not swing.
+func (s *Scheduler) adapt() {
+	c := &s.cal
+	steps, scanned, far := c.steps, c.scanned, c.farPush
+	c.steps, c.scanned, c.farPush = 0, 0, 0
+	c.untilAdapt = adaptWindow
+	buckets := len(c.heads)
+	switch {
+	case 2*c.n > buckets:
+		buckets = max(minBuckets, 1<<bits.Len(uint(2*c.n-1)))
+	case 8*c.n < buckets && buckets > minBuckets:
+		buckets = max(minBuckets, buckets/4)
+	}
+	shift := c.shift
+	switch {
+	case steps > adaptWindow:
+		shift -= min(uint(bits.Len(uint(steps/adaptWindow))), shift-minShift)
+	case steps < adaptWindow/8 && (scanned > adaptWindow || far > adaptWindow/8):
+		shift = min(shift+1, maxShift)
+	}
+	if shift == c.shift && buckets == len(c.heads) {
+		return
+	}
+	s.scratch = c.drain(s.scratch[:0])
+	c.shift = shift
+	if buckets != len(c.heads) {
+		c.setBuckets(buckets)
+	}
+	for _, e := range s.scratch {
+		if !c.push(s.now, e) {
+			s.far.push(e)
+		}
+	}
+	clear(s.scratch) // drop the timer pointers
+	c.steps = 0
+}

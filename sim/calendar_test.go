@@ -1,0 +1,246 @@
+package sim
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// A reference for the scheduler's order: the same timer rules (an entry
+// per earlier arming, a later arming moved when its entry surfaces, a
+// cancelled entry skipped) over container/heap, a queue written apart
+// from the calendar and the far heap.
+type refEntry struct {
+	at  Time
+	seq uint64
+	id  int
+}
+
+type refQueue []refEntry
+
+func (q refQueue) Len() int { return len(q) }
+func (q refQueue) Less(i, j int) bool {
+	return q[i].at < q[j].at || (q[i].at == q[j].at && q[i].seq < q[j].seq)
+}
+func (q refQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *refQueue) Push(x any)   { *q = append(*q, x.(refEntry)) }
+func (q *refQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+type refTimer struct {
+	deadline, pendingAt Time
+	pendingSeq          uint64
+}
+
+type refScheduler struct {
+	now    Time
+	seq    uint64
+	q      refQueue
+	timers []refTimer
+}
+
+func (r *refScheduler) arm(id int, at Time) {
+	at = max(at, r.now)
+	t := &r.timers[id]
+	t.deadline = at
+	if at < t.pendingAt {
+		r.push(id, at)
+	}
+}
+
+func (r *refScheduler) push(id int, at Time) {
+	r.seq++
+	r.timers[id].pendingAt, r.timers[id].pendingSeq = at, r.seq
+	heap.Push(&r.q, refEntry{at, r.seq, id})
+}
+
+// next runs entries until one fires and returns its timer, or -1.
+func (r *refScheduler) next() int {
+	for r.q.Len() > 0 {
+		e := heap.Pop(&r.q).(refEntry)
+		t := &r.timers[e.id]
+		if t.pendingAt != e.at || t.pendingSeq != e.seq {
+			continue
+		}
+		t.pendingAt = Never
+		if t.deadline == Never {
+			continue
+		}
+		r.now = e.at
+		if t.deadline > e.at {
+			r.push(e.id, t.deadline)
+			continue
+		}
+		t.deadline = Never
+		return e.id
+	}
+	return -1
+}
+
+// workload is what a firing timer does next, drawn from r: delays that
+// tie exactly, that crowd a bucket, that span the ring and that go past
+// it, re-armings earlier and later, cancellations.
+type workload struct {
+	r      *rand.Rand
+	timers int
+	phase  func(fired int) int // which mix of delays, by events so far
+}
+
+type action struct {
+	target int
+	delay  Time
+	cancel bool
+}
+
+func (w *workload) delay(mix int) Time {
+	switch mix {
+	case 0: // crowded: thousands of timers within a few microseconds
+		return Time(w.r.IntN(4000))
+	case 1: // exact ties on a microsecond grid
+		return Microsecond * Time(w.r.IntN(50))
+	default: // sparse: milliseconds to seconds, past any ring's reach
+		switch w.r.IntN(4) {
+		case 0:
+			return Time(w.r.IntN(int(Millisecond)))
+		case 1:
+			return Millisecond * Time(1+w.r.IntN(200))
+		case 2:
+			return Second * Time(1+w.r.IntN(3))
+		}
+		return 0
+	}
+}
+
+func (w *workload) actions(self, fired int) []action {
+	mix := w.phase(fired)
+	acts := []action{{target: self, delay: w.delay(mix)}}
+	switch w.r.IntN(6) {
+	case 0:
+		acts = append(acts, action{target: w.r.IntN(w.timers), delay: w.delay(mix)})
+	case 1:
+		acts = append(acts, action{target: w.r.IntN(w.timers), cancel: true})
+	case 2: // re-armed twice in one callback
+		acts = append(acts, action{target: self, delay: w.delay(mix)})
+	}
+	return acts
+}
+
+// The calendar, its adapting shape and the far heap together fire timers
+// in exactly the reference's order, through phases that make the ring
+// grow and its buckets narrow and widen.
+func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
+	const timers, events = 12000, 400000
+	phase := func(fired int) int {
+		switch {
+		case fired < 100000:
+			return 0
+		case fired < 200000:
+			return 1
+		case fired < 300000:
+			return 2
+		}
+		return 0
+	}
+	type firing struct {
+		id int
+		at Time
+	}
+
+	// The scheduler.
+	s := NewScheduler()
+	w := &workload{r: rand.New(rand.NewPCG(7, 9)), timers: timers, phase: phase}
+	var got []firing
+	tms := make([]*Timer, timers)
+	for i := range tms {
+		tms[i] = NewTimer(s, func() {
+			got = append(got, firing{i, s.Now()})
+			for _, a := range w.actions(i, len(got)) {
+				if a.cancel {
+					tms[a.target].Cancel()
+				} else {
+					tms[a.target].Arm(s.Now() + a.delay)
+				}
+			}
+		})
+	}
+	init := rand.New(rand.NewPCG(1, 1))
+	for _, tm := range tms {
+		tm.Arm(Time(init.IntN(int(Microsecond))))
+	}
+	shifts, rings := map[uint]bool{}, map[int]bool{}
+	for len(got) < events && s.runOne() {
+		shifts[s.cal.shift], rings[len(s.cal.heads)] = true, true
+	}
+
+	// The reference.
+	ref := &refScheduler{timers: make([]refTimer, timers)}
+	for i := range ref.timers {
+		ref.timers[i] = refTimer{deadline: Never, pendingAt: Never}
+	}
+	w = &workload{r: rand.New(rand.NewPCG(7, 9)), timers: timers, phase: phase}
+	init = rand.New(rand.NewPCG(1, 1))
+	for i := range timers {
+		ref.arm(i, Time(init.IntN(int(Microsecond))))
+	}
+	var want []firing
+	for len(want) < events {
+		id := ref.next()
+		if id < 0 {
+			break
+		}
+		want = append(want, firing{id, ref.now})
+		for _, a := range w.actions(id, len(want)) {
+			if a.cancel {
+				ref.timers[a.target].deadline = Never
+			} else {
+				ref.arm(a.target, ref.now+a.delay)
+			}
+		}
+	}
+
+	if len(got) != len(want) {
+		t.Fatalf("%d firings, reference %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("firing %d: timer %d at %v, reference timer %d at %v",
+				i, got[i].id, got[i].at, want[i].id, want[i].at)
+		}
+	}
+	// The phases must have changed the calendar's shape, or the test
+	// would not cover its changes.
+	if len(shifts) < 3 || len(rings) < 2 {
+		t.Fatalf("bucket spans %v, rings %v: the calendar did not adapt", keys(shifts), keys(rings))
+	}
+	if testing.Verbose() {
+		t.Logf("bucket spans %v, rings %v", keys(shifts), keys(rings))
+	}
+}
+
+func keys[K comparable](m map[K]bool) []K {
+	var ks []K
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// Without any entry the scheduler reports nothing pending; with entries
+// only beyond the ring it still finds them in order.
+func TestCalendarAndFarHeapShareTheOrder(t *testing.T) {
+	s := NewScheduler()
+	var got []Time
+	for _, at := range []Time{3 * Second, 2 * Microsecond, 40 * Millisecond, 1 * Microsecond, 3 * Second, 500 * Millisecond} {
+		s.At(at, func() { got = append(got, s.Now()) })
+	}
+	s.Run()
+	want := []Time{1 * Microsecond, 2 * Microsecond, 40 * Millisecond, 500 * Millisecond, 3 * Second, 3 * Second}
+	if !slices.Equal(got, want) || s.Pending() != 0 {
+		t.Fatalf("fired at %v, pending %d; want %v, none pending", got, s.Pending(), want)
+	}
+}
