@@ -20,25 +20,27 @@ import "math/bits"
 //
 // As in Brown's queue the ring adapts (Scheduler.adapt): it keeps at least
 // twice as many buckets as entries, and its buckets narrow when pushes walk
-// past entries sharing their bucket, widen when the scan crosses long runs
-// of empty buckets or the ring's reach sends entries to the far heap. The
-// shape changes only the cost, never the order.
+// past entries sharing their bucket, and widen when the ring's reach sends
+// entries to the far heap. The shape changes only the cost, never the
+// order.
 type calendar struct {
-	heads  []int32  // per bucket, the node of its earliest entry; 0 if empty
-	bits   []uint64 // bit i set iff bucket i is not empty
-	mask   uint64   // the number of buckets, a power of two, less one
-	nodes  []node   // node 0 is unused, so that 0 means none
-	free   int32    // a spent node to reuse, 0 if none
-	found  uint64   // the bucket of the entry first returned
-	foundK int32    // and its node
-	shift  uint     // a bucket spans 2^shift ns
+	heads []int32  // per bucket, the node of its earliest entry; 0 if empty
+	occ   []uint64 // bit i set iff bucket i is not empty
+	mask  uint64   // the number of buckets, a power of two, less one
+	nodes []node   // node 0 is unused, so that 0 means none
+	free  int32    // a spent node to reuse, 0 if none
+	found uint64   // the bucket of the entry first returned
+	// on is false while few entries are pending (fewer than calendarAbove):
+	// a binary heap of a few dozen entries is cheaper than the ring, whose
+	// scans then cross mostly empty buckets.
+	on     bool
+	foundK int32 // and its node
+	shift  uint  // a bucket spans 2^shift ns
 	n      int
 
-	// What the last adaptWindow pushes cost, for adapt.
-	untilAdapt int // pushes, the calendar's and the far heap's, left in the window
-	steps      int // entries a push walked past
-	scanned    int // bitmap words the scans crossed past the first
-	farPush    int // pushes beyond the ring's reach
+	// What the pushes of the last adaptWindow events cost, for adapt.
+	steps   int // entries a push walked past
+	farPush int // pushes beyond the ring's reach
 }
 
 type node struct {
@@ -52,22 +54,24 @@ const (
 	// buckets per 1500-byte transmission at 100 Mbps and more, and every
 	// arrival of a path with less than 33 ms of delay in the ring.
 	initialShift = 12
-	minShift     = 0  // 1 ns buckets
-	maxShift     = 30 // 1.07 s buckets, a ring of 2.4 hours
-	adaptWindow  = 1 << 12
+	minShift     = 0       // 1 ns buckets
+	maxShift     = 30      // 1.07 s buckets, a ring of 2.4 hours
+	adaptWindow  = 1 << 12 // Run's check interval
+	// The ring is used while at least calendarAbove entries are pending,
+	// until fewer than calendarBelow are.
+	calendarAbove = 64
+	calendarBelow = 32
 )
 
 func newCalendar() calendar {
-	c := calendar{nodes: make([]node, 1, 256), shift: initialShift, untilAdapt: adaptWindow}
-	c.setBuckets(minBuckets)
-	return c
+	return calendar{shift: initialShift}
 }
 
 // setBuckets gives the empty calendar a ring of n buckets (a power of two,
 // at least 64).
 func (c *calendar) setBuckets(n int) {
 	c.heads = make([]int32, n)
-	c.bits = make([]uint64, n/64)
+	c.occ = make([]uint64, n/64)
 	c.mask = uint64(n - 1)
 }
 
@@ -91,7 +95,7 @@ func (c *calendar) push(now Time, e entry) bool {
 		c.nodes = append(c.nodes, node{})
 	}
 	i := b & c.mask
-	w, bit := &c.bits[i>>6], uint64(1)<<(i&63)
+	w, bit := &c.occ[i>>6], uint64(1)<<(i&63)
 	if *w&bit == 0 {
 		// An empty bucket, known from the bitmap (hot in the cache)
 		// without reading its head (often not).
@@ -121,14 +125,16 @@ func (c *calendar) first(now Time) *entry {
 	}
 	i := c.bucket(now) & c.mask
 	w := i >> 6
-	if word := c.bits[w] >> (i & 63); word != 0 {
+	if word := c.occ[w] >> (i & 63); word != 0 {
 		i += uint64(bits.TrailingZeros64(word))
 	} else {
+		// The ring is on with at least calendarBelow entries in at
+		// most max(minBuckets, 4n) buckets: a few words apart.
+		m := uint64(len(c.occ) - 1)
 		for {
-			w = (w + 1) & (c.mask >> 6)
-			c.scanned++
-			if c.bits[w] != 0 {
-				i = w<<6 + uint64(bits.TrailingZeros64(c.bits[w]))
+			w = (w + 1) & m
+			if c.occ[w] != 0 {
+				i = w<<6 + uint64(bits.TrailingZeros64(c.occ[w]))
 				break
 			}
 		}
@@ -150,7 +156,7 @@ func (c *calendar) popFirst() {
 	if next == 0 {
 		empty = 1
 	}
-	c.bits[i>>6] &^= empty << (i & 63)
+	c.occ[i>>6] &^= empty << (i & 63)
 	// The node keeps its timer pointer until reused: timers live as long
 	// as their owners, and clearing it would cost a store per event.
 	c.nodes[k].next = c.free
@@ -166,26 +172,52 @@ func (c *calendar) drain(dst []entry) []entry {
 		}
 		c.heads[i] = 0
 	}
-	clear(c.bits)
+	clear(c.occ)
 	clear(c.nodes)
 	c.nodes = c.nodes[:1]
 	c.free, c.n = 0, 0
 	return dst
 }
 
-// adapt is called every adaptWindow pushes. It keeps the ring's buckets at
+// adapt is called between events, every adaptWindow events. It keeps the ring's buckets at
 // least twice the entries (growing to the next power of two past that;
 // shrinking to a quarter when they are more than eight times the entries)
 // and moves the bucket span if the last window's pushes walked more than
 // one entry each (narrower: by the walk's order of magnitude, in powers of
-// two) or, walking little, its scans crossed more than a word of empty
-// buckets per push or an eighth of its pushes went past the ring (wider,
-// by one). The thresholds are far apart, so the shape does not swing.
+// two) or, walking little, an eighth of its pushes went past the ring
+// (wider, by one). The thresholds are far apart, so the shape does not swing.
 func (s *Scheduler) adapt() {
 	c := &s.cal
-	steps, scanned, far := c.steps, c.scanned, c.farPush
-	c.steps, c.scanned, c.farPush = 0, 0, 0
-	c.untilAdapt = adaptWindow
+	steps, far := c.steps, c.farPush
+	c.steps, c.farPush = 0, 0
+	switch pending := s.Pending(); {
+	case !c.on && pending >= calendarAbove:
+		// The near heap's entries move to the ring (or, past its reach,
+		// to the far heap).
+		c.on = true
+		if c.heads == nil {
+			c.nodes = make([]node, 1, 256)
+			c.setBuckets(minBuckets)
+		}
+		for _, e := range s.near {
+			if !c.push(s.now, e) {
+				s.far.push(e)
+			}
+		}
+		clear(s.near)
+		s.near = s.near[:0]
+		return
+	case !c.on:
+		return
+	case pending < calendarBelow:
+		s.scratch = c.drain(s.scratch[:0])
+		c.on = false
+		for _, e := range s.scratch {
+			s.heapFor(e.at).push(e)
+		}
+		clear(s.scratch)
+		return
+	}
 	buckets := len(c.heads)
 	switch {
 	case 2*c.n > buckets:
@@ -197,7 +229,7 @@ func (s *Scheduler) adapt() {
 	switch {
 	case steps > adaptWindow:
 		shift -= min(uint(bits.Len(uint(steps/adaptWindow))), shift-minShift)
-	case steps < adaptWindow/8 && (scanned > adaptWindow || far > adaptWindow/8):
+	case steps < adaptWindow/8 && far > adaptWindow/8:
 		shift = min(shift+1, maxShift)
 	}
 	if shift == c.shift && buckets == len(c.heads) {

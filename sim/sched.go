@@ -12,13 +12,21 @@ type Scheduler struct {
 	// cal holds the entries due soon: the links' next arrivals, the
 	// near timers.
 	cal calendar
-	// far holds the entries pushed for later than the calendar reaches
-	// (retransmission timeouts, mostly, that rarely fire): kept apart in a
-	// heap, they do not crowd the calendar's buckets. The next event is
-	// the earlier of the two firsts, so the split changes no order.
-	far     queue
-	scratch []entry // the calendar's entries while it changes its span
-	events  uint64  // timer callbacks run
+	// While the calendar is off (few entries pending: see calendarAbove)
+	// two binary heaps hold the entries: near those due within farAfter of
+	// their push, far the later ones (retransmission timeouts, mostly,
+	// that rarely fire), which kept apart do not deepen the heap every
+	// event sifts. While it is on, near is empty and far holds what the
+	// ring does not reach. The next event is the earlier of the firsts,
+	// so no split changes the order.
+	near, far queue
+	// firing is the timer whose function runHeap is running; reArm is the
+	// entry its re-arming would have pushed into a heap.
+	firing   *Timer
+	reArm    entry
+	reArming bool
+	scratch  []entry // the calendar's entries while it changes its shape
+	events   uint64  // timer callbacks run
 	// check, if set, is asked every 4096 events whether to go on.
 	check       func() bool
 	interrupted bool
@@ -44,7 +52,7 @@ func (s *Scheduler) Interrupted() bool { return s.interrupted }
 func (s *Scheduler) Events() uint64 { return s.events }
 
 // Pending is the number of entries queued (live and stale).
-func (s *Scheduler) Pending() int { return s.cal.n + len(s.far) }
+func (s *Scheduler) Pending() int { return s.cal.n + len(s.near) + len(s.far) }
 
 // Stop makes Run return once time would pass t.
 func (s *Scheduler) Stop(t Time) { s.stop = t }
@@ -62,10 +70,14 @@ func (s *Scheduler) At(t Time, fn func()) *Timer {
 // be read "at the end of the run".
 func (s *Scheduler) Run() {
 	for s.runOne() {
-		// Every 4096 events, ask whether to go on (a budget, progress).
-		if s.check != nil && s.events&(1<<12-1) == 0 && !s.check() {
-			s.interrupted = true
-			return
+		// Every 4096 events, let the queues adapt to what is pending and
+		// ask whether to go on (a budget, progress).
+		if s.events&(adaptWindow-1) == 0 {
+			s.adapt()
+			if s.check != nil && !s.check() {
+				s.interrupted = true
+				return
+			}
 		}
 	}
 	if s.stop != Never && s.now < s.stop {
@@ -76,21 +88,26 @@ func (s *Scheduler) Run() {
 // runOne takes the earliest entry and runs it if live; it reports false
 // when nothing is left before the stop time.
 func (s *Scheduler) runOne() bool {
+	if !s.cal.on {
+		q := &s.near
+		if len(s.far) > 0 && (len(s.near) == 0 || less(&s.far[0], &s.near[0])) {
+			q = &s.far
+		}
+		if len(*q) == 0 {
+			return false
+		}
+		return s.runHeap(q)
+	}
 	e := s.cal.first(s.now)
-	fromFar := false
 	if len(s.far) > 0 && (e == nil || less(&s.far[0], e)) {
-		e, fromFar = &s.far[0], true
+		return s.runHeap(&s.far)
 	}
 	if e == nil || e.at > s.stop {
 		return false
 	}
 	at, t := e.at, e.t
 	stale := t.pendingAt != at || t.pendingSeq != e.seq
-	if fromFar {
-		s.far.pop()
-	} else {
-		s.cal.popFirst()
-	}
+	s.cal.popFirst()
 	if stale {
 		return true // from an earlier arming
 	}
@@ -110,14 +127,79 @@ func (s *Scheduler) runOne() bool {
 	return true
 }
 
+// runHeap runs the root of heap q, which is the earliest entry. The entry
+// stays at the root while the timer's function runs; if the function
+// re-arms the timer into the same heap (most do: a link re-arms its own
+// arrival timer), the new entry takes the root's place and is sifted down
+// once, instead of a pop and a push. It has the push's time and sequence
+// number, so the order is exactly that of a pop and a push.
+func (s *Scheduler) runHeap(q *queue) bool {
+	e := (*q)[0]
+	if e.at > s.stop {
+		return false
+	}
+	t := e.t
+	if t.pendingAt != e.at || t.pendingSeq != e.seq {
+		q.pop()
+		return true // from an earlier arming
+	}
+	t.pendingAt = Never
+	if t.deadline == Never {
+		q.pop()
+		return true // cancelled
+	}
+	s.now = e.at
+	if t.deadline > e.at {
+		q.pop()
+		s.push(t, t.deadline)
+		return true
+	}
+	t.deadline = Never
+	s.events++
+	s.firing, s.reArming = t, false
+	t.fn()
+	s.firing = nil
+	switch {
+	case !s.reArming:
+		q.pop()
+	case s.heapFor(s.reArm.at) == q:
+		q.siftDown(0, s.reArm)
+	default:
+		q.pop()
+		s.heapFor(s.reArm.at).push(s.reArm)
+	}
+	return true
+}
+
+// farAfter is how far ahead an entry must be to go to the far heap while
+// the calendar is off.
+const farAfter = 100 * Millisecond
+
+// heapFor is the heap an entry for time at goes to if the calendar does
+// not take it.
+func (s *Scheduler) heapFor(at Time) *queue {
+	if s.cal.on || at-s.now > farAfter {
+		return &s.far
+	}
+	return &s.near
+}
+
 func (s *Scheduler) push(t *Timer, at Time) {
 	s.seq++
 	t.pendingAt, t.pendingSeq = at, s.seq
-	if e := (entry{at: at, seq: s.seq, t: t}); !s.cal.push(s.now, e) {
-		s.far.push(e)
+	e := entry{at: at, seq: s.seq, t: t}
+	if s.cal.on {
+		if s.cal.push(s.now, e) {
+			return
+		}
 		s.cal.farPush++
 	}
-	if s.cal.untilAdapt--; s.cal.untilAdapt == 0 {
-		s.adapt()
+	if t == s.firing {
+		// Its entry is still a heap's root: hold the new one until the
+		// function returns (a later arming supersedes an earlier one,
+		// whose entry would only have been skipped as stale).
+		s.reArm, s.reArming = e, true
+		return
 	}
+	s.heapFor(at).push(e)
 }
