@@ -30,13 +30,13 @@ type calendar struct {
 	nodes []node   // node 0 is unused, so that 0 means none
 	free  int32    // a spent node to reuse, 0 if none
 	found uint64   // the bucket of the entry first returned
-	// on is false while few entries are pending (fewer than calendarAbove):
-	// a binary heap of a few dozen entries is cheaper than the ring, whose
-	// scans then cross mostly empty buckets.
-	on     bool
-	foundK int32 // and its node
-	shift  uint  // a bucket spans 2^shift ns
-	n      int
+	shift uint     // a bucket spans 2^shift ns
+	n     int
+	// on is false while few entries are pending (see calendarAbove): then
+	// the Scheduler's heaps hold every entry, as a heap of a few dozen
+	// entries costs less than the ring, whose scans would cross mostly
+	// empty buckets.
+	on bool
 
 	// What the pushes of the last adaptWindow events cost, for adapt.
 	steps   int // entries a push walked past
@@ -129,7 +129,7 @@ func (c *calendar) first(now Time) *entry {
 		i += uint64(bits.TrailingZeros64(word))
 	} else {
 		// The ring is on with at least calendarBelow entries in at
-		// most max(minBuckets, 4n) buckets: a few words apart.
+		// most max(minBuckets, 8n) buckets: a few words apart.
 		m := uint64(len(c.occ) - 1)
 		for {
 			w = (w + 1) & m
@@ -179,13 +179,15 @@ func (c *calendar) drain(dst []entry) []entry {
 	return dst
 }
 
-// adapt is called between events, every adaptWindow events. It keeps the ring's buckets at
-// least twice the entries (growing to the next power of two past that;
-// shrinking to a quarter when they are more than eight times the entries)
-// and moves the bucket span if the last window's pushes walked more than
-// one entry each (narrower: by the walk's order of magnitude, in powers of
-// two) or, walking little, an eighth of its pushes went past the ring
-// (wider, by one). The thresholds are far apart, so the shape does not swing.
+// adapt is called by Run between events, every adaptWindow events. It
+// turns the calendar on when calendarAbove entries are pending and off
+// below calendarBelow. While on, it keeps the ring's buckets at least twice
+// the entries (growing to the next power of two past that; shrinking to a
+// quarter when they are more than eight times the entries) and moves the
+// bucket span if the last window's pushes walked more than one entry each
+// (narrower: by the walk's order of magnitude, in powers of two) or,
+// walking little, an eighth of them went past the ring (wider, by one).
+// The thresholds are far apart, so the shape does not swing.
 func (s *Scheduler) adapt() {
 	c := &s.cal
 	steps, far := c.steps, c.farPush

@@ -9,8 +9,8 @@ package sim
 type Scheduler struct {
 	now Time
 	seq uint64
-	// cal holds the entries due soon: the links' next arrivals, the
-	// near timers.
+	// cal holds, while many entries are pending, those due soon: the
+	// links' next arrivals, the near timers.
 	cal calendar
 	// While the calendar is off (few entries pending: see calendarAbove)
 	// two binary heaps hold the entries: near those due within farAfter of
