@@ -1,7 +1,7 @@
 package sim
 
-// queue is a binary min-heap of entries by (time, sequence), for the
-// entries beyond the calendar's reach.
+// queue is a binary min-heap of entries by (time, sequence): the
+// Scheduler's near and far heaps.
 type queue []entry
 
 // entry is one arming of a timer: due at, pushed as the seq-th entry.
