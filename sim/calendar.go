@@ -201,11 +201,7 @@ func (s *Scheduler) adapt() {
 			c.nodes = make([]node, 1, 256)
 			c.setBuckets(minBuckets)
 		}
-		for _, e := range s.near {
-			if !c.push(s.now, e) {
-				s.far.push(e)
-			}
-		}
+		s.toCalendar(s.near)
 		clear(s.near)
 		s.near = s.near[:0]
 		return
@@ -242,11 +238,17 @@ func (s *Scheduler) adapt() {
 	if buckets != len(c.heads) {
 		c.setBuckets(buckets)
 	}
-	for _, e := range s.scratch {
-		if !c.push(s.now, e) {
+	s.toCalendar(s.scratch)
+	clear(s.scratch) // drop the timer pointers
+	c.steps = 0
+}
+
+// toCalendar queues entries in the calendar, or past its reach in the far
+// heap.
+func (s *Scheduler) toCalendar(entries []entry) {
+	for _, e := range entries {
+		if !s.cal.push(s.now, e) {
 			s.far.push(e)
 		}
 	}
-	clear(s.scratch) // drop the timer pointers
-	c.steps = 0
 }

@@ -249,9 +249,9 @@ func keys[K comparable](m map[K]bool) []K {
 	return ks
 }
 
-// Without any entry the scheduler reports nothing pending; with entries
-// only beyond the ring it still finds them in order.
-func TestCalendarAndFarHeapShareTheOrder(t *testing.T) {
+// With few entries (the calendar off) entries near and far, in the near
+// and the far heap, still fire in time order and leave nothing pending.
+func TestFewEntriesFireInOrderAcrossTheHeaps(t *testing.T) {
 	s := NewScheduler()
 	var got []Time
 	for _, at := range []Time{3 * Second, 2 * Microsecond, 40 * Millisecond, 1 * Microsecond, 3 * Second, 500 * Millisecond} {
