@@ -2,11 +2,14 @@ package network
 
 import "github.com/tcplab/tcplab/sim"
 
-// LinkConfig is what both directions of a link share.
+// LinkConfig is what both directions of a link share. Delay comes last: a
+// link places the other two in a cache line of its cold fields and the
+// delay, which every transmission reads, at the start of its hot ones (see
+// Link).
 type LinkConfig struct {
 	Bandwidth float64  // bits per second
-	Delay     sim.Time // propagation delay when DelayProc is nil
 	Cost      int64    // routing cost; 0 means 1
+	Delay     sim.Time // propagation delay when DelayProc is nil
 }
 
 // DelayProcess gives the propagation delay of a packet that finishes
@@ -41,37 +44,42 @@ type LinkStats struct {
 // pipe's head are scheduled, so the event heap holds at most two entries per
 // link whatever the number of packets in flight (as htsim's Pipe).
 type Link struct {
-	// The fields every packet touches come first, in the order of its
-	// path (arrival timer, transmitter, pipe, queue, counters), so that a
-	// hop reads four cache lines of the link, not six: with thousands of
-	// flows the links no longer fit in the caches and each line is a miss.
-	arrive    sim.Timer
-	sched     *sim.Scheduler // net.Sched, one load nearer on every packet
-	busyUntil sim.Time       // the transmitter is sending until then
-	txTime    sim.Time
-	pipe      pipe
-	To        *Node
-	LinkConfig
-	txSize int32 // size whose serialization time is txTime
-	// queued is false when the queue is known to be empty, so that the
-	// arrivals of an unqueued link (most of them) skip asking it.
-	queued    bool
-	Errors    ErrorModel
-	Queue     Queue
-	Tracer    LinkTracer
-	DelayProc DelayProcess
-	Stats     LinkStats
-
+	// Fields a packet does not touch come first, with the bandwidth and
+	// the cost (LinkConfig's first fields) at the end of the first cache
+	// line. The fields every packet touches, from the delay on, fill the
+	// next three lines exactly, and the drop counters follow: the link a
+	// packet is queued on and, a delay later, arrives over touches three
+	// cache lines, not five. With thousands of flows the links no longer
+	// fit in the caches and each line is a miss. Link is 320 bytes, a size
+	// class of whole cache lines, so the lines fall where the offsets say
+	// (TestLinkHotFieldsFillThreeCacheLines).
 	Name    string
 	From    *Node
 	Reverse *Link // the other direction
 	net     *Net
-	txDone  sim.Timer
+	// txDone starts transmissions at their own times on an eager link
+	// (see eager); made on first use, so that the others do not carry it.
+	txDone *sim.Timer
+	LinkConfig
+	arrive    sim.Timer
+	busyUntil sim.Time // the transmitter is sending until then
+	txTime    sim.Time
+	txSize    int32 // size whose serialization time is txTime
+	// queued is false when the queue is known to be empty, so that the
+	// arrivals of an unqueued link (most of them) skip asking it.
+	queued    bool
+	pipe      pipe
+	Tracer    LinkTracer
+	To        *Node
+	Queue     Queue
+	DelayProc DelayProcess
+	Errors    ErrorModel
+	Stats     LinkStats // its packet and byte counts first
 }
 
 // Enqueue offers p to the link's queue and starts transmitting if idle.
 func (l *Link) Enqueue(p *Packet) {
-	now := l.sched.Now()
+	now := l.arrive.Now()
 	if l.Tracer != nil {
 		l.Tracer.Trace('+', l, p, now)
 	}
@@ -93,14 +101,14 @@ func (l *Link) Enqueue(p *Packet) {
 	l.queued = true
 	if l.busyUntil <= now {
 		l.startTx(now)
-	} else if l.eager() && !l.txDone.Armed() {
-		l.txDone.Arm(l.busyUntil)
+	} else if l.eager() && (l.txDone == nil || !l.txDone.Armed()) {
+		l.armTxDone()
 	}
 }
 
 func (l *Link) drop(p *Packet, c DropCause) {
 	if l.Tracer != nil {
-		l.Tracer.Trace('d', l, p, l.sched.Now())
+		l.Tracer.Trace('d', l, p, l.arrive.Now())
 	}
 	l.net.Drop(p, c, l)
 }
@@ -142,7 +150,7 @@ func (l *Link) startTx(at sim.Time) {
 		// decay); a packet arriving before then simply clears it.
 		l.Queue.Dequeue(l.busyUntil)
 	case l.eager():
-		l.txDone.Arm(l.busyUntil)
+		l.armTxDone()
 	}
 }
 
@@ -170,12 +178,21 @@ func (l *Link) transmit(p *Packet, at sim.Time) {
 	}
 }
 
-func (l *Link) onTxDone() { l.startTx(l.sched.Now()) }
+// armTxDone arms the transmitter's own event for the end of the current
+// transmission.
+func (l *Link) armTxDone() {
+	if l.txDone == nil {
+		l.txDone = sim.NewTimer(l.net.Sched, l.onTxDone)
+	}
+	l.txDone.Arm(l.busyUntil)
+}
+
+func (l *Link) onTxDone() { l.startTx(l.arrive.Now()) }
 
 func (l *Link) onArrive() {
-	now := l.sched.Now()
+	now := l.arrive.Now()
 	l.catchUp(now)
-	for l.pipe.n > 0 && l.pipe.headAt() <= now {
+	for l.pipe.head != nil && l.pipe.headAt() <= now {
 		p := l.pipe.pop()
 		if l.Errors != nil {
 			if c := l.Errors.Drop(p, now); c != NotDropped {
@@ -190,16 +207,22 @@ func (l *Link) onArrive() {
 		}
 		l.To.receive(p, l)
 	}
-	if l.pipe.n > 0 {
+	if l.pipe.head != nil {
 		l.arrive.Arm(l.pipe.headAt())
 	}
 }
 
 // Busy reports whether the transmitter is sending.
-func (l *Link) Busy() bool { return l.busyUntil > l.sched.Now() }
+func (l *Link) Busy() bool { return l.busyUntil > l.arrive.Now() }
 
 // InFlight is the number of packets propagating on the link.
-func (l *Link) InFlight() int { return l.pipe.n }
+func (l *Link) InFlight() int {
+	n := 0
+	for p := l.pipe.head; p != nil; p = p.next {
+		n++
+	}
+	return n
+}
 
 // pipe holds packets in propagation, sorted by arrival time (stable for
 // equal times), as a list threaded through the packets themselves: the
@@ -208,17 +231,13 @@ func (l *Link) InFlight() int { return l.pipe.n }
 // constant delay every push lands at the tail; a falling delay inserts a
 // packet before slower ones, which then arrive out of order, as after a
 // route change.
-type pipe struct {
-	head, tail *Packet
-	n          int
-}
+type pipe struct{ head, tail *Packet }
 
 func (q *pipe) headAt() sim.Time { return q.head.arriveAt }
 
 // push inserts p to arrive at time at and reports whether it became the head.
 func (q *pipe) push(p *Packet, at sim.Time) bool {
 	p.arriveAt = at
-	q.n++
 	switch {
 	case q.tail == nil:
 		p.next = nil
@@ -249,6 +268,5 @@ func (q *pipe) pop() *Packet {
 		q.tail = nil
 	}
 	p.next = nil
-	q.n--
 	return p
 }

@@ -137,13 +137,13 @@ func (n *Net) addLink(name string, from, to *Node, cfg LinkConfig, q Queue) *Lin
 	if cfg.Bandwidth <= 0 {
 		panic(fmt.Sprintf("network: link %s: bandwidth %v", name, cfg.Bandwidth))
 	}
-	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n, sched: n.Sched}
-	l.txDone.Init(n.Sched, l.onTxDone)
+	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n}
 	// A function literal, not the method value l.onArrive: profile-guided
 	// optimisation inlines onArrive into it (one call less per event),
 	// which it does not do into a method value's generated wrapper.
 	l.arrive.Init(n.Sched, func() { l.onArrive() })
 	from.out = append(from.out, l)
+	from.stubTo = nil // it may no longer be a stub
 	n.Links = append(n.Links, l)
 	return l
 }

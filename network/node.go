@@ -17,20 +17,26 @@ type Radio interface {
 
 // Node is a host or router. It forwards by a static next-hop table.
 type Node struct {
-	ID   NodeID
-	Name string
-	Hook Middlebox // nil: plain forwarding
-
-	net   *Net
-	out   []*Link
-	radio Radio
-	route []hop // next hop by destination NodeID
+	// What a packet reads at a node fills the first cache line (a Node is
+	// 128 bytes, a size class of whole lines, so that line is the first
+	// line of the object; TestNodeHotFieldsFillOneCacheLine): with
+	// thousands of hosts they no longer fit in the caches and each line
+	// is a miss.
+	ID NodeID
 	// A stub's last answer (stubHop): a host sends to one or a few
 	// destinations, and the answer costs a look into the neighbour's
-	// table. ComputeRoutes clears it.
+	// table. Cleared by ComputeRoutes, and when the node gains a link or
+	// a radio (it is then no longer a stub).
 	stubDst NodeID
-	stubTo  hop
-	stubSet bool
+	stubTo  *Link
+	Hook    Middlebox // nil: plain forwarding
+	net     *Net
+	route   []hop // next hop by destination NodeID
+
+	Name  string
+	out   []*Link
+	radio Radio
+	_     [8]byte // to 128 bytes
 }
 
 // hop is where a packet leaves a node: a link, or its radio toward a
@@ -44,7 +50,7 @@ type hop struct {
 func (nd *Node) Out() []*Link { return nd.out }
 
 // SetRadio gives the node a wireless interface (before ComputeRoutes).
-func (nd *Node) SetRadio(r Radio) { nd.radio = r }
+func (nd *Node) SetRadio(r Radio) { nd.radio, nd.stubTo = r, nil }
 
 // Radio is the node's wireless interface, or nil.
 func (nd *Node) Radio() Radio { return nd.radio }
@@ -52,12 +58,14 @@ func (nd *Node) Radio() Radio { return nd.radio }
 // hop returns the next hop toward dst, building the node's table on
 // first use (the zero hop: unreachable).
 func (nd *Node) hop(dst NodeID) hop {
+	if nd.stubTo != nil && nd.stubDst == dst {
+		return hop{link: nd.stubTo}
+	}
 	if nd.route == nil && nd.net.routesFor > 0 {
 		if nd.stub() {
-			if !nd.stubSet || nd.stubDst != dst {
-				nd.stubDst, nd.stubTo, nd.stubSet = dst, nd.stubHop(dst), true
-			}
-			return nd.stubTo
+			h := nd.stubHop(dst)
+			nd.stubDst, nd.stubTo = dst, h.link
+			return h
 		}
 		nd.route = nd.net.routes(nd)
 	}

@@ -11,7 +11,7 @@ package network
 // nodes (a 10 000-node star with one flow builds three tables).
 func (n *Net) ComputeRoutes() {
 	for _, nd := range n.Nodes {
-		nd.route, nd.stubSet = nil, false
+		nd.route, nd.stubTo = nil, nil
 	}
 	n.routesFor = len(n.Nodes)
 }
