@@ -208,7 +208,8 @@ func (s *Scheduler) adapt() {
 	case !c.on:
 		return
 	case pending < calendarBelow:
-		s.scratch = c.drain(s.scratch[:0])
+		s.scratch = s.wheel.drain(c.drain(s.scratch[:0]))
+		s.setBound()
 		c.on = false
 		for _, e := range s.scratch {
 			s.heapFor(e.at).push(e)
@@ -243,12 +244,33 @@ func (s *Scheduler) adapt() {
 	c.steps = 0
 }
 
-// toCalendar queues entries in the calendar, or past its reach in the far
-// heap.
+// toCalendar queues entries in the calendar, or past its reach in the
+// wheel or the far heap.
 func (s *Scheduler) toCalendar(entries []entry) {
 	for _, e := range entries {
+		if !s.cal.push(s.now, e) && !s.toWheel(e) {
+			s.far.push(e)
+		}
+	}
+	s.setBound()
+}
+
+// toWheel queues e, past the ring's reach, in the wheel if the far heap is
+// large and e is within the wheel's reach, and reports whether it did.
+func (s *Scheduler) toWheel(e entry) bool {
+	return len(s.far) >= wheelAbove && s.wheel.push(s.now, e)
+}
+
+// cascade moves the wheel's first bucket into the ring, or past its reach
+// into the far heap; never back into the wheel, whose first bucket is now
+// a later one.
+func (s *Scheduler) cascade() {
+	s.scratch = s.wheel.take(s.scratch[:0])
+	for _, e := range s.scratch {
 		if !s.cal.push(s.now, e) {
 			s.far.push(e)
 		}
 	}
+	clear(s.scratch) // drop the timer pointers
+	s.setBound()
 }

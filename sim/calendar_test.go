@@ -105,13 +105,15 @@ func (w *workload) delay(mix int) Time {
 	case 1: // exact ties on a microsecond grid
 		return Microsecond * Time(w.r.IntN(50))
 	default: // sparse: milliseconds to seconds, past any ring's reach
-		switch w.r.IntN(4) {
+		switch w.r.IntN(5) {
 		case 0:
 			return Time(w.r.IntN(int(Millisecond)))
 		case 1:
 			return Millisecond * Time(1+w.r.IntN(200))
 		case 2:
 			return Second * Time(1+w.r.IntN(3))
+		case 3: // about the wheel's reach, within and past it
+			return Second*60 + Time(w.r.IntN(int(20*Second)))
 		}
 		return 0
 	}
@@ -143,10 +145,10 @@ func (w *workload) actions(self, fired int) []action {
 	return acts
 }
 
-// The calendar, its adapting shape and the far heap together fire timers
-// in exactly the reference's order, through phases that make the ring
-// grow, its buckets narrow and widen, and the ring give way to the heap
-// alone and come back.
+// The calendar, its adapting shape, the wheel and the far heap together
+// fire timers in exactly the reference's order, through phases that make
+// the ring grow, its buckets narrow and widen, the wheel fill and empty
+// into the ring, and the ring give way to the heap alone and come back.
 func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 	const timers, events = 12000, 400000
 	phase := func(fired int) int {
@@ -232,12 +234,12 @@ func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 	}
 	// The phases must have changed the calendar's shape, or the test
 	// would not cover its changes.
-	if len(shifts) < 3 || len(rings) < 2 || len(on) < 2 {
-		t.Fatalf("bucket spans %v, rings %v, ring on %v: the calendar did not adapt",
-			keys(shifts), keys(rings), keys(on))
+	if len(shifts) < 3 || len(rings) < 2 || len(on) < 2 || s.wheel.cascades < 100 {
+		t.Fatalf("bucket spans %v, rings %v, ring on %v, %d wheel buckets moved: the calendar did not adapt",
+			keys(shifts), keys(rings), keys(on), s.wheel.cascades)
 	}
 	if testing.Verbose() {
-		t.Logf("bucket spans %v, rings %v, ring on %v", keys(shifts), keys(rings), keys(on))
+		t.Logf("bucket spans %v, rings %v, ring on %v, %d wheel buckets moved", keys(shifts), keys(rings), keys(on), s.wheel.cascades)
 	}
 }
 
@@ -261,5 +263,53 @@ func TestFewEntriesFireInOrderAcrossTheHeaps(t *testing.T) {
 	want := []Time{1 * Microsecond, 2 * Microsecond, 40 * Millisecond, 500 * Millisecond, 3 * Second, 3 * Second}
 	if !slices.Equal(got, want) || s.Pending() != 0 {
 		t.Fatalf("fired at %v, pending %d; want %v, none pending", got, s.Pending(), want)
+	}
+}
+
+// Entries due at the very start of a wheel bucket, some waiting in the
+// wheel and some in the ring (and, with far, in the far heap), fire in
+// arming order: the wheel's bucket is moved into the ring before the
+// ring's entry at the same time runs, and the run goes on past them.
+func TestTiesAtAWheelBucketStartFireInArmingOrder(t *testing.T) {
+	for _, far := range []bool{false, true} {
+		tiesAtAWheelBucketStart(t, far)
+	}
+}
+
+func tiesAtAWheelBucketStart(t *testing.T, far bool) {
+	s := NewScheduler()
+	for i := range 100 { // a busy background keeps the calendar on
+		var tm *Timer
+		tm = NewTimer(s, func() { tm.Arm(s.Now() + Microsecond*Time(1+i%7)) })
+		tm.Arm(0)
+	}
+	for range wheelAbove { // a far heap large enough for the wheel
+		s.At(3600*Second, func() {})
+	}
+	at := Time(8) << wheelShift // 134 ms
+	var got []string
+	var inWheel int
+	arm := func(name string, when Time) {
+		s.At(when, func() {
+			s.At(at, func() { got = append(got, name) })
+			if name == "wheel" {
+				inWheel = s.wheel.n
+			}
+		})
+	}
+	want := []string{"wheel", "ring"}
+	if far {
+		s.At(at, func() { got = append(got, "far") }) // armed at 0: past farAfter
+		want = append([]string{"far"}, want...)
+	}
+	arm("wheel", at-60*Millisecond) // past the ring's reach
+	arm("ring", at-Microsecond)
+	s.Stop(at + Millisecond)
+	s.Run()
+	if inWheel == 0 || !s.cal.on {
+		t.Fatalf("set-up: %d entries in the wheel, calendar on %v", inWheel, s.cal.on)
+	}
+	if !slices.Equal(got, want) || s.Now() != at+Millisecond {
+		t.Fatalf("fired %v, stopped at %v; want %v, stopped at %v", got, s.Now(), want, at+Millisecond)
 	}
 }

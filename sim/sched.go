@@ -10,8 +10,10 @@ type Scheduler struct {
 	now Time
 	seq uint64
 	// cal holds, while many entries are pending, those due soon: the
-	// links' next arrivals, the near timers.
-	cal calendar
+	// links' next arrivals, the near timers; wheel those due later, up to
+	// about a minute ahead (retransmission timeouts, mostly).
+	cal   calendar
+	wheel wheel
 	// While the calendar is off (few entries pending: see calendarAbove)
 	// two binary heaps hold the entries: near those due within farAfter of
 	// their push, far the later ones (retransmission timeouts, mostly,
@@ -31,11 +33,15 @@ type Scheduler struct {
 	check       func() bool
 	interrupted bool
 	stop        Time
+	// bound is the earlier of the wheel's first bucket and the first time
+	// past stop: the calendar's first entry runs if it is due before
+	// bound (one comparison per event for both).
+	bound Time
 }
 
 // NewScheduler returns a scheduler at time zero.
 func NewScheduler() *Scheduler {
-	return &Scheduler{cal: newCalendar(), stop: Never}
+	return &Scheduler{cal: newCalendar(), wheel: newWheel(), stop: Never, bound: Never}
 }
 
 // Now is the current simulated time.
@@ -52,10 +58,13 @@ func (s *Scheduler) Interrupted() bool { return s.interrupted }
 func (s *Scheduler) Events() uint64 { return s.events }
 
 // Pending is the number of entries queued (live and stale).
-func (s *Scheduler) Pending() int { return s.cal.n + len(s.near) + len(s.far) }
+func (s *Scheduler) Pending() int { return s.cal.n + s.wheel.n + len(s.near) + len(s.far) }
 
 // Stop makes Run return once time would pass t.
-func (s *Scheduler) Stop(t Time) { s.stop = t }
+func (s *Scheduler) Stop(t Time) {
+	s.stop = t
+	s.setBound()
+}
 
 // At runs fn once at time t. It allocates a timer, so it is meant for
 // set-up (flow starts, scripted changes), not the per-packet path.
@@ -100,10 +109,14 @@ func (s *Scheduler) runOne() bool {
 	}
 	e := s.cal.first(s.now)
 	if len(s.far) > 0 && (e == nil || less(&s.far[0], e)) {
+		if s.far[0].at >= s.wheel.at {
+			s.cascade()
+			return true
+		}
 		return s.runHeap(&s.far)
 	}
-	if e == nil || e.at > s.stop {
-		return false
+	if e == nil || e.at >= s.bound {
+		return s.beyond(e)
 	}
 	at, t := e.at, e.t
 	stale := t.pendingAt != at || t.pendingSeq != e.seq
@@ -125,6 +138,26 @@ func (s *Scheduler) runOne() bool {
 	s.events++
 	t.fn()
 	return true
+}
+
+// beyond handles a first entry e (nil: none) at or past bound: the run
+// stops, or the wheel's first bucket, which may hold an earlier entry or
+// one due at the same time with a lower sequence number, is moved out.
+func (s *Scheduler) beyond(e *entry) bool {
+	if s.wheel.n == 0 || s.wheel.at > s.stop || e != nil && e.at < s.wheel.at {
+		return false // past the stop time, or nothing left
+	}
+	s.cascade()
+	return true
+}
+
+// setBound makes bound the earlier of the wheel's first bucket and the
+// first time past the stop time.
+func (s *Scheduler) setBound() {
+	s.bound = s.wheel.at
+	if s.stop < Never && s.stop+1 < s.bound {
+		s.bound = s.stop + 1
+	}
 }
 
 // runHeap runs the root of heap q, which is the earliest entry. The entry
@@ -193,6 +226,10 @@ func (s *Scheduler) push(t *Timer, at Time) {
 			return
 		}
 		s.cal.farPush++
+		if s.toWheel(e) {
+			s.bound = min(s.bound, s.wheel.at)
+			return
+		}
 	}
 	if t == s.firing {
 		// Its entry is still a heap's root: hold the new one until the
