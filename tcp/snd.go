@@ -13,82 +13,88 @@ import (
 // (recovery.go) repairs windows, its RTO policy (rto.go) sets the timer,
 // and the variant (cc.go) decides window sizes and classifies losses.
 type Sender struct {
+	// The fields an ACK or a segment sent reads come first, packed into
+	// ten cache lines (offsets in bytes on the right; a Sender is padded
+	// to 1 280 bytes, whole lines, so that they fall on line boundaries:
+	// TestSenderHotFieldsFillTenCacheLines); what only the handshake,
+	// timeouts, probes and reports read follows. With thousands of flows
+	// the senders no longer fit in the caches and each line an ACK
+	// touches is a miss (it touched fourteen before).
+
 	// State is the variant's view and the engine's own storage for the
 	// windows, the sequence numbers and the RTT estimates.
-	State
+	State // 0
 
-	f      *Flow
-	net    *network.Net
-	cfg    *Config
-	cc     Variant
-	sendCC SendObserver // cc, if it watches the segments sent
-	rec    lossRecovery
-	est    RTOPolicy
-	// The policy's optional parts, found once.
-	segRTO    SegmentRTO
-	unclamped Unclamped
+	f   *Flow        // 120
+	net *network.Net // 128
+	cfg *Config
+	cc  Variant
+	rec lossRecovery
+	est RTOPolicy
 
-	mss       int64
+	mss       int64      // 192
 	mssDiv    segDivisor // divides by mss (seg)
 	dataStart int64      // sequence number of the first data byte
 	limit     int64      // one past the last byte the application offers
+	dupacks   int
+	recover   int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
+	backoff   int
 
-	open     bool // handshake done, data may flow
-	stopped  bool // the application stopped offering data
-	synSent  sim.Time
-	synFirst sim.Time // when the first SYN was sent
-	synCount int      // SYNs sent
-	dupacks  int
-	inLoss   bool  // repairing after a timeout, until SND.UNA reaches recover
-	infl     int64 // window inflation in fast recovery (ns-2 dupwnd_)
-	recover  int64 // RFC 6582 recover / RFC 6675 RecoveryPoint
-	partial  bool  // a partial ACK was seen in this recovery
-	// ecnCut: an ECN echo reduced the window for the data below recover;
-	// a loss among them is retransmitted without a second reduction
-	// (RFC 3168 §6.1.2).
-	ecnCut bool
-	cwr    bool // set CWR on the next data segment (RFC 3168 §6.1.2)
-
-	sb      scoreboard
-	backoff int
+	infl int64 // window inflation in fast recovery (ns-2 dupwnd_); 256
 	// armedFor is the timeout the running timer was armed with.
 	armedFor sim.Time
 	lastSend sim.Time // when a data segment last left (idle restart)
-	timer    sim.Timer
-
 	// The single timed segment of rtt_sampling: timed.
+	rttSeq  int64
+	rttSent sim.Time
+	probe   func(*Sample) // time-series observer, nil when off
+	// Sizes on the wire of a SYN and of a data segment's headers: the
+	// profile's (headerSize), or a program's own (ns-2's Vegas counts no
+	// headers: its SYN and segments are packetSize_ bytes).
+	synSize, dataHeader int32
+	open                bool // handshake done, data may flow
+	stopped             bool // the application stopped offering data
+	inLoss              bool // repairing after a timeout, until SND.UNA reaches recover
+	partial             bool // a partial ACK was seen in this recovery
+	// ecnCut: an ECN echo reduced the window for the data below recover;
+	// a loss among them is retransmitted without a second reduction
+	// (RFC 3168 §6.1.2).
+	ecnCut    bool
+	cwr       bool // set CWR on the next data segment (RFC 3168 §6.1.2)
 	rttActive bool
-	rttSeq    int64
-	rttSent   sim.Time
+	// probeAcksOnly: the probe sees ACKs and timeouts, not each segment
+	// sent (SetAckProbe), so that observing a large window costs nothing
+	// per segment.
+	probeAcksOnly bool
 
-	limitBytes int64 // fixed-size transfer length (0: bulk)
+	// Events reused for every call: passed to an interface method, a
+	// local would escape and allocate per packet.
+	ev AckEvent // 320
+
+	timer      sim.Timer    // 384
+	sendCC     SendObserver // cc, if it watches the segments sent
+	limitBytes int64        // fixed-size transfer length (0: bulk)
+
+	sb     scoreboard    // 448
+	spur   spuriousState // 552
+	segRTO SegmentRTO    // the policy's optional parts, found once; 600
+	stats  senderStats   // 616
+
+	unclamped Unclamped
+	synSent   sim.Time
+	synFirst  sim.Time // when the first SYN was sent
+	synCount  int      // SYNs sent
 	// capWindow is the configured window cap (State.Window before any
 	// advertisement, 0: none); an advertised receive window lowers
 	// State.Window below it (advertise).
 	capWindow float64
 	rwnd      int64 // the last advertised receive window
 	hasRwnd   bool
-	// Sizes on the wire of a SYN and of a data segment's headers: the
-	// profile's (headerSize), or a program's own (ns-2's Vegas counts no
-	// headers: its SYN and segments are packetSize_ bytes).
-	synSize, dataHeader int32
-
-	probe func(*Sample) // time-series observer, nil when off
-	// probeAcksOnly: the probe sees ACKs and timeouts, not each segment
-	// sent (SetAckProbe), so that observing a large window costs nothing
-	// per segment.
-	probeAcksOnly bool
-	probeRow      Sample
-
-	// Events reused for every call: passed to an interface method, a
-	// local would escape and allocate per packet.
-	ev     AckEvent
-	loss   LossEvent
-	sendEv SendEvent
-
-	spur  spuriousState
-	stats senderStats
-	acc   accuracy // verdicts scored against ground truth (accuracy.go)
+	probeRow  Sample
+	loss      LossEvent // reused, as ev
+	sendEv    SendEvent // reused, as ev
+	acc       accuracy  // verdicts scored against ground truth (accuracy.go)
+	_         [88]byte  // to 1 280 bytes
 }
 
 type senderStats struct {
