@@ -204,6 +204,21 @@ func (s *Scheduler) adapt() {
 		s.toCalendar(s.near)
 		clear(s.near)
 		s.near = s.near[:0]
+		if len(s.far) >= wheelAbove {
+			// A large far heap (timers armed before the run, as the
+			// starts of many flows) goes to the wheel, where its entries
+			// need no sifting.
+			s.scratch = append(s.scratch[:0], s.far...)
+			clear(s.far)
+			s.far = s.far[:0]
+			for _, e := range s.scratch {
+				if !s.cal.push(s.now, e) && !s.wheel.push(s.now, e) {
+					s.far.push(e)
+				}
+			}
+			clear(s.scratch)
+			s.setBound()
+		}
 		return
 	case !c.on:
 		return

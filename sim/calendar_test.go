@@ -189,8 +189,8 @@ func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 		})
 	}
 	init := rand.New(rand.NewPCG(1, 1))
-	for _, tm := range tms {
-		tm.Arm(Time(init.IntN(int(Microsecond))))
+	for i, tm := range tms {
+		tm.Arm(initial(i, init))
 	}
 	// Run adapts the queues every 4096 events; it stops at the first
 	// check after events firings.
@@ -205,7 +205,7 @@ func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 	w = &workload{r: rand.New(rand.NewPCG(7, 9)), timers: timers, phase: phase}
 	init = rand.New(rand.NewPCG(1, 1))
 	for i := range timers {
-		ref.arm(i, Time(init.IntN(int(Microsecond))))
+		ref.arm(i, initial(i, init))
 	}
 	var want []firing
 	for len(want) < len(got) {
@@ -243,6 +243,16 @@ func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 	}
 }
 
+// initial is timer i's first time: within a microsecond, or for one in
+// four seconds ahead, so that the far heap is large when the calendar
+// turns on and its entries move to the wheel.
+func initial(i int, r *rand.Rand) Time {
+	if i%4 == 0 {
+		return Time(r.IntN(int(5 * Second)))
+	}
+	return Time(r.IntN(int(Microsecond)))
+}
+
 func keys[K comparable](m map[K]bool) []K {
 	var ks []K
 	for k := range m {
@@ -267,9 +277,11 @@ func TestFewEntriesFireInOrderAcrossTheHeaps(t *testing.T) {
 }
 
 // Entries due at the very start of a wheel bucket, some waiting in the
-// wheel and some in the ring (and, with far, in the far heap), fire in
-// arming order: the wheel's bucket is moved into the ring before the
-// ring's entry at the same time runs, and the run goes on past them.
+// wheel and some in the ring fire in arming order: the wheel's bucket is
+// moved into the ring before the ring's entry at the same time runs, and
+// the run goes on past them. With far, the first is armed before the run,
+// into the far heap, which is large and moves to the wheel when the
+// calendar turns on.
 func TestTiesAtAWheelBucketStartFireInArmingOrder(t *testing.T) {
 	for _, far := range []bool{false, true} {
 		tiesAtAWheelBucketStart(t, far)
