@@ -1,6 +1,9 @@
 package sim
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // calendar is a calendar queue (R. Brown, "Calendar queues: a fast O(1)
 // priority queue implementation for the simulation event set problem",
@@ -46,6 +49,16 @@ type calendar struct {
 type node struct {
 	e    entry
 	next int32
+	// last is a node at or after this one in its bucket, for the node
+	// first in the bucket mostly its last: a new entry (the highest
+	// sequence number so far) due no earlier than the bucket's last goes
+	// after it without walking the bucket. Without it, thousands of
+	// timers due at one instant (the flows of a scenario starting
+	// together, their first transmissions) walked a bucket each,
+	// quadratic in their number. A node removed is always a bucket's
+	// first, so the nodes after it, which last may name, are still
+	// there. The field fills the node's padding.
+	last int32
 }
 
 const (
@@ -100,17 +113,33 @@ func (c *calendar) push(now Time, e entry) bool {
 		// An empty bucket, known from the bitmap (hot in the cache)
 		// without reading its head (often not).
 		c.heads[i] = k
-		c.nodes[k] = node{e: e}
+		c.nodes[k] = node{e: e, last: k}
 		*w |= bit
-	} else {
-		// Insert in order; a bucket holds a few entries, and a new
-		// entry (the highest sequence number so far) usually goes last.
-		p := &c.heads[i]
-		for *p != 0 && less(&c.nodes[*p].e, &e) {
+		c.n++
+		return true
+	}
+	h := c.heads[i]
+	t := c.nodes[h].last
+	for c.nodes[t].next != 0 {
+		t = c.nodes[t].next
+	}
+	switch {
+	case less(&c.nodes[t].e, &e):
+		// After the last: a new entry usually goes there.
+		c.nodes[t].next = k
+		c.nodes[h].last = k
+		c.nodes[k] = node{e: e, last: k}
+	case less(&e, &c.nodes[h].e):
+		c.nodes[k] = node{e: e, next: h, last: t}
+		c.heads[i] = k
+	default:
+		// In between: before the last, so the walk ends there.
+		p := &c.nodes[h].next
+		for less(&c.nodes[*p].e, &e) {
 			p = &c.nodes[*p].next
 			c.steps++
 		}
-		c.nodes[k] = node{e: e, next: *p}
+		c.nodes[k] = node{e: e, next: *p, last: k}
 		*p = k
 	}
 	c.n++
@@ -211,6 +240,7 @@ func (s *Scheduler) adapt() {
 			s.scratch = append(s.scratch[:0], s.far...)
 			clear(s.far)
 			s.far = s.far[:0]
+			slices.SortFunc(s.scratch, compare) // see toCalendar
 			for _, e := range s.scratch {
 				if !s.cal.push(s.now, e) && !s.wheel.push(s.now, e) {
 					s.far.push(e)
@@ -260,8 +290,10 @@ func (s *Scheduler) adapt() {
 }
 
 // toCalendar queues entries in the calendar, or past its reach in the
-// wheel or the far heap.
+// wheel or the far heap. It sorts them first, so that each goes after the
+// last of its bucket (see node.last) however many share a time.
 func (s *Scheduler) toCalendar(entries []entry) {
+	slices.SortFunc(entries, compare)
 	for _, e := range entries {
 		if !s.cal.push(s.now, e) && !s.toWheel(e) {
 			s.far.push(e)
@@ -281,6 +313,7 @@ func (s *Scheduler) toWheel(e entry) bool {
 // a later one.
 func (s *Scheduler) cascade() {
 	s.scratch = s.wheel.take(s.scratch[:0])
+	slices.SortFunc(s.scratch, compare) // see toCalendar
 	for _, e := range s.scratch {
 		if !s.cal.push(s.now, e) {
 			s.far.push(e)

@@ -325,3 +325,68 @@ func tiesAtAWheelBucketStart(t *testing.T, far bool) {
 		t.Fatalf("fired %v, stopped at %v; want %v, stopped at %v", got, s.Now(), want, at+Millisecond)
 	}
 }
+
+// Thousands of timers due at one instant, whether armed in one callback or
+// queued before the calendar turns on, go each after the last entry of
+// their bucket: the pushes walk past a few entries each, not all the
+// others (which made a scenario of 100 000 flows starting together run
+// for minutes), and the timers fire in time and arming order.
+func TestTimersDueAtOneInstantDoNotWalkTheirBucket(t *testing.T) {
+	const n = 50000
+	s := NewScheduler()
+	for i := range 100 { // a busy background keeps the calendar on
+		var tm *Timer
+		tm = NewTimer(s, func() { tm.Arm(s.Now() + Microsecond*Time(1+i%7)) })
+		tm.Arm(0)
+	}
+	var fired []int
+	queued := make([]*Timer, n) // queued before the run: the near heap
+	armed := make([]*Timer, n)  // armed in one callback: the ring
+	for i := range n {
+		queued[i] = NewTimer(s, func() { fired = append(fired, i) })
+		// Three instants a nanosecond apart, so that the heap's array
+		// is not in time order when it moves.
+		queued[i].Arm(Millisecond + Time(i%3))
+		armed[i] = NewTimer(s, func() { fired = append(fired, n+i) })
+	}
+	walkedMoving, walkedArming, inRing := -1, -1, 0
+	s.SetCheck(func() bool {
+		if s.cal.on && walkedMoving < 0 {
+			walkedMoving = s.cal.steps // the pushes of the move, just made
+		}
+		return true
+	})
+	s.At(500*Microsecond, func() {
+		before, pending := s.cal.steps, s.cal.n
+		for _, tm := range armed {
+			tm.Arm(2 * Millisecond)
+		}
+		walkedArming, inRing = s.cal.steps-before, s.cal.n-pending
+	})
+	s.Stop(3 * Millisecond)
+	s.Run()
+	if inRing != n {
+		t.Fatalf("set-up: %d of the %d timers armed in one callback went to the ring", inRing, n)
+	}
+	if walkedMoving < 0 || walkedMoving > 2*n || walkedArming > 2*n {
+		t.Errorf("pushes walked past %d entries moving %d timers into the ring and %d arming %d more; want at most %d each",
+			walkedMoving, n, walkedArming, n, 2*n)
+	}
+	if len(fired) != 2*n {
+		t.Fatalf("%d timers fired, want %d", len(fired), 2*n)
+	}
+	var want []int // by time, then in arming order
+	for r := range 3 {
+		for i := r; i < n; i += 3 {
+			want = append(want, i)
+		}
+	}
+	for i := range n {
+		want = append(want, n+i)
+	}
+	for i, id := range fired {
+		if id != want[i] {
+			t.Fatalf("firing %d was timer %d, want %d", i, id, want[i])
+		}
+	}
+}

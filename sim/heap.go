@@ -1,5 +1,7 @@
 package sim
 
+import "cmp"
+
 // queue is a binary min-heap of entries by (time, sequence): the
 // Scheduler's near and far heaps.
 type queue []entry
@@ -64,4 +66,12 @@ func (q *queue) siftDown(i int, last entry) {
 
 func less(a, b *entry) bool {
 	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+}
+
+// compare orders entries as less does, for sorting.
+func compare(a, b entry) int {
+	if a.at != b.at {
+		return cmp.Compare(a.at, b.at)
+	}
+	return cmp.Compare(a.seq, b.seq)
 }
