@@ -41,9 +41,11 @@ type calendar struct {
 	// empty buckets.
 	on bool
 
-	// What the pushes of the last adaptWindow events cost, for adapt.
-	steps   int // entries a push walked past
-	farPush int // pushes beyond the ring's reach
+	// What pushes cost, for adapt: walked counts the entries pushes walked
+	// past since the start, walkedSeen its value when adapt last looked;
+	// farPush the pushes beyond the ring's reach since then.
+	walked, walkedSeen int
+	farPush            int
 }
 
 type node struct {
@@ -137,7 +139,7 @@ func (c *calendar) push(now Time, e entry) bool {
 		p := &c.nodes[h].next
 		for less(&c.nodes[*p].e, &e) {
 			p = &c.nodes[*p].next
-			c.steps++
+			c.walked++
 		}
 		c.nodes[k] = node{e: e, next: *p, last: k}
 		*p = k
@@ -219,8 +221,8 @@ func (c *calendar) drain(dst []entry) []entry {
 // The thresholds are far apart, so the shape does not swing.
 func (s *Scheduler) adapt() {
 	c := &s.cal
-	steps, far := c.steps, c.farPush
-	c.steps, c.farPush = 0, 0
+	steps, far := c.walked-c.walkedSeen, c.farPush
+	c.walkedSeen, c.farPush = c.walked, 0
 	switch pending := s.Pending(); {
 	case !c.on && pending >= calendarAbove:
 		// The near heap's entries move to the ring (or, past its reach,
@@ -233,22 +235,6 @@ func (s *Scheduler) adapt() {
 		s.toCalendar(s.near)
 		clear(s.near)
 		s.near = s.near[:0]
-		if len(s.far) >= wheelAbove {
-			// A large far heap (timers armed before the run, as the
-			// starts of many flows) goes to the wheel, where its entries
-			// need no sifting.
-			s.scratch = append(s.scratch[:0], s.far...)
-			clear(s.far)
-			s.far = s.far[:0]
-			slices.SortFunc(s.scratch, compare) // see toCalendar
-			for _, e := range s.scratch {
-				if !s.cal.push(s.now, e) && !s.wheel.push(s.now, e) {
-					s.far.push(e)
-				}
-			}
-			clear(s.scratch)
-			s.setBound()
-		}
 		return
 	case !c.on:
 		return
@@ -286,7 +272,7 @@ func (s *Scheduler) adapt() {
 	}
 	s.toCalendar(s.scratch)
 	clear(s.scratch) // drop the timer pointers
-	c.steps = 0
+	c.walkedSeen = c.walked
 }
 
 // toCalendar queues entries in the calendar, or past its reach in the
@@ -312,8 +298,9 @@ func (s *Scheduler) toWheel(e entry) bool {
 // into the far heap; never back into the wheel, whose first bucket is now
 // a later one.
 func (s *Scheduler) cascade() {
+	// In take's order, newest first: entries due at one instant go, each,
+	// before the first of their bucket (sorting them measured dearer).
 	s.scratch = s.wheel.take(s.scratch[:0])
-	slices.SortFunc(s.scratch, compare) // see toCalendar
 	for _, e := range s.scratch {
 		if !s.cal.push(s.now, e) {
 			s.far.push(e)

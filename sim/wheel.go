@@ -71,8 +71,8 @@ func (w *wheel) push(now Time, e entry) bool {
 	return true
 }
 
-// take removes the entries of the first bucket, appending them to dst in
-// no particular order, and moves at to the next non-empty bucket.
+// take removes the entries of the first bucket, appending them to dst
+// newest first, and moves at to the next non-empty bucket.
 func (w *wheel) take(dst []entry) []entry {
 	i := w.first & (wheelBuckets - 1)
 	for k := w.heads[i]; k != 0; {
