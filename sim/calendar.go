@@ -30,8 +30,7 @@ type calendar struct {
 	heads []int32  // per bucket, the node of its earliest entry; 0 if empty
 	occ   []uint64 // bit i set iff bucket i is not empty
 	mask  uint64   // the number of buckets, a power of two, less one
-	nodes []node   // node 0 is unused, so that 0 means none
-	free  int32    // a spent node to reuse, 0 if none
+	pool           // the lists' nodes
 	found uint64   // the bucket of the entry first returned
 	shift uint     // a bucket spans 2^shift ns
 	n     int
@@ -46,21 +45,6 @@ type calendar struct {
 	// farPush the pushes beyond the ring's reach since then.
 	walked, walkedSeen int
 	farPush            int
-}
-
-type node struct {
-	e    entry
-	next int32
-	// last is a node at or after this one in its bucket, for the node
-	// first in the bucket mostly its last: a new entry (the highest
-	// sequence number so far) due no earlier than the bucket's last goes
-	// after it without walking the bucket. Without it, thousands of
-	// timers due at one instant (the flows of a scenario starting
-	// together, their first transmissions) walked a bucket each,
-	// quadratic in their number. A node removed is always a bucket's
-	// first, so the nodes after it, which last may name, are still
-	// there. The field fills the node's padding.
-	last int32
 }
 
 const (
@@ -102,13 +86,7 @@ func (c *calendar) push(now Time, e entry) bool {
 	if b-c.bucket(now) > c.mask {
 		return false
 	}
-	k := c.free
-	if k != 0 {
-		c.free = c.nodes[k].next
-	} else {
-		k = int32(len(c.nodes))
-		c.nodes = append(c.nodes, node{})
-	}
+	k := c.get()
 	i := b & c.mask
 	w, bit := &c.occ[i>>6], uint64(1)<<(i&63)
 	if *w&bit == 0 {
@@ -190,8 +168,7 @@ func (c *calendar) popFirst() {
 	c.occ[i>>6] &^= empty << (i & 63)
 	// The node keeps its timer pointer until reused: timers live as long
 	// as their owners, and clearing it would cost a store per event.
-	c.nodes[k].next = c.free
-	c.free = k
+	c.put(k)
 	c.n--
 }
 
@@ -204,9 +181,8 @@ func (c *calendar) drain(dst []entry) []entry {
 		c.heads[i] = 0
 	}
 	clear(c.occ)
-	clear(c.nodes)
-	c.nodes = c.nodes[:1]
-	c.free, c.n = 0, 0
+	c.reset()
+	c.n = 0
 	return dst
 }
 
@@ -229,7 +205,7 @@ func (s *Scheduler) adapt() {
 		// to the far heap).
 		c.on = true
 		if c.heads == nil {
-			c.nodes = make([]node, 1, 256)
+			c.pool = newPool()
 			c.setBuckets(minBuckets)
 		}
 		s.toCalendar(s.near)

@@ -20,8 +20,7 @@ import "math/bits"
 type wheel struct {
 	heads []int32  // per bucket, a list of nodes; 0 if empty
 	occ   []uint64 // bit i set iff bucket i is not empty
-	nodes []node   // node 0 is unused, so that 0 means none
-	free  int32    // a spent node to reuse, 0 if none
+	pool           // the lists' nodes
 	first uint64   // the absolute number of the first non-empty bucket
 	at    Time     // its start; Never while the wheel is empty
 	n     int
@@ -51,15 +50,9 @@ func (w *wheel) push(now Time, e entry) bool {
 	if w.heads == nil {
 		w.heads = make([]int32, wheelBuckets)
 		w.occ = make([]uint64, wheelBuckets/64)
-		w.nodes = make([]node, 1, 256)
+		w.pool = newPool()
 	}
-	k := w.free
-	if k != 0 {
-		w.free = w.nodes[k].next
-	} else {
-		k = int32(len(w.nodes))
-		w.nodes = append(w.nodes, node{})
-	}
+	k := w.get()
 	i := b & (wheelBuckets - 1)
 	w.nodes[k] = node{e: e, next: w.heads[i]}
 	w.heads[i] = k
@@ -78,8 +71,8 @@ func (w *wheel) take(dst []entry) []entry {
 	for k := w.heads[i]; k != 0; {
 		next := w.nodes[k].next
 		dst = append(dst, w.nodes[k].e)
-		w.nodes[k] = node{next: w.free} // drop the timer pointer
-		w.free = k
+		w.nodes[k] = node{} // drop the timer pointer
+		w.put(k)
 		w.n--
 		k = next
 	}
