@@ -4,14 +4,14 @@ package sim
 type node struct {
 	e    entry
 	next int32
-	// last (in the ring) is a node at or after this one in its bucket, for the node
-	// first in the bucket mostly its last: a new entry (the highest
-	// sequence number so far) due no earlier than the bucket's last goes
-	// after it without walking the bucket. Without it, thousands of
-	// timers due at one instant (the flows of a scenario starting
-	// together, their first transmissions) walked a bucket each,
-	// quadratic in their number. A node removed is always a bucket's
-	// first, so the nodes after it, which last may name, are still
+	// last, in the ring, is a node at or after this one in its bucket;
+	// for the bucket's first node, mostly its last: a new entry (the
+	// highest sequence number so far) due no earlier than the bucket's
+	// last goes after it without walking the bucket. Without it,
+	// thousands of timers due at one instant (the flows of a scenario
+	// starting together, their first transmissions) walked a bucket
+	// each, quadratic in their number. A node leaves a bucket only from
+	// its front, so the nodes after it, which last may name, are still
 	// there. The field fills the node's padding.
 	last int32
 }

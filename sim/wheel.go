@@ -4,13 +4,13 @@ import "math/bits"
 
 // wheel holds, while the calendar is on and the far heap is large, the
 // entries past the ring's reach and less than wheelBuckets of its buckets
-// ahead: a timing wheel (G.
-// Varghese and T. Lauck, "Hashed and hierarchical timing wheels", SOSP
-// 1987) of buckets spanning 2^wheelShift ns, each an unsorted list. A push
-// is a few steps whatever the number pending, where the far heap sifts
-// through log n levels that no longer fit the caches: with 100 000 flows,
-// 200 000 retransmission timers wait there, and the far heap took a third
-// of the run.
+// ahead: a timing wheel (G. Varghese and T. Lauck, "Hashed and
+// hierarchical timing wheels", SOSP 1987) of buckets spanning
+// 2^wheelShift ns, each an unsorted list. A push is a few steps whatever
+// the number pending, where the far heap sifts through log n levels that
+// no longer fit the caches: with 100 000 flows, 200 000 retransmission
+// timers waited there, and sifting them cost 400 M instructions and 2.9 M
+// cache misses in a 20 s run.
 //
 // Every entry in the wheel is due at or after at, the start of its first
 // non-empty bucket; before running anything due at or after at, the
