@@ -5,19 +5,41 @@ import (
 	"unsafe"
 )
 
+const cacheLine = 64
+
+// hotField is a field, or a run of fields, that every packet reads.
+type hotField struct {
+	name      string
+	off, size uintptr
+}
+
+// checkHotFields fails t unless every field lies within lines cache lines
+// from byte from, which starts a line, and the type (size bytes) is a
+// whole number of lines: only then do Go's size classes place every object
+// on a line boundary, so that the lines fall where the offsets say.
+func checkHotFields(t *testing.T, typ string, size, from, lines uintptr, fields []hotField) {
+	t.Helper()
+	if from%cacheLine != 0 {
+		t.Errorf("%s's hot fields start at byte %d, not on a cache line", typ, from)
+	}
+	for _, f := range fields {
+		if f.off < from || f.off+f.size > from+lines*cacheLine {
+			t.Errorf("%s.%s at bytes [%d, %d) is outside the %d lines [%d, %d)",
+				typ, f.name, f.off, f.off+f.size, lines, from, from+lines*cacheLine)
+		}
+	}
+	if size%cacheLine != 0 {
+		t.Errorf("a %s is %d bytes, not a whole number of cache lines", typ, size)
+	}
+}
+
 // A hop reads the link's hot fields; with thousands of flows each cache
 // line of them is a miss, so they are packed into three lines (Link's
-// comment). The lines fall where the offsets say only if a Link is a whole
-// number of lines long (Go's size classes then place every object on a
-// line boundary).
+// comment).
 func TestLinkHotFieldsFillThreeCacheLines(t *testing.T) {
-	const line = 64
 	var l Link
 	first := unsafe.Offsetof(l.Delay) // promoted: from the start of the Link
-	hot := []struct {
-		name      string
-		off, size uintptr
-	}{
+	checkHotFields(t, "Link", unsafe.Sizeof(l), first, 3, []hotField{
 		{"Delay", first, unsafe.Sizeof(l.Delay)},
 		{"arrive", unsafe.Offsetof(l.arrive), unsafe.Sizeof(l.arrive)},
 		{"busyUntil", unsafe.Offsetof(l.busyUntil), unsafe.Sizeof(l.busyUntil)},
@@ -31,41 +53,19 @@ func TestLinkHotFieldsFillThreeCacheLines(t *testing.T) {
 		{"DelayProc", unsafe.Offsetof(l.DelayProc), unsafe.Sizeof(l.DelayProc)},
 		{"Errors", unsafe.Offsetof(l.Errors), unsafe.Sizeof(l.Errors)},
 		{"Stats counts", unsafe.Offsetof(l.Stats), unsafe.Offsetof(l.Stats.Drops)},
-	}
-	if first%line != 0 {
-		t.Errorf("the hot fields start at byte %d, not on a cache line", first)
-	}
-	for _, f := range hot {
-		if f.off < first || f.off+f.size > first+3*line {
-			t.Errorf("%s at bytes [%d, %d) is outside the three lines [%d, %d)", f.name, f.off, f.off+f.size, first, first+3*line)
-		}
-	}
-	if size := unsafe.Sizeof(l); size%line != 0 {
-		t.Errorf("a Link is %d bytes, not a whole number of cache lines", size)
-	}
+	})
 }
 
 // A packet at a host reads its id, its remembered next hop, its middlebox
 // and its network; at a router, its table: one cache line.
 func TestNodeHotFieldsFillOneCacheLine(t *testing.T) {
-	const line = 64
 	var nd Node
-	for _, f := range []struct {
-		name      string
-		off, size uintptr
-	}{
+	checkHotFields(t, "Node", unsafe.Sizeof(nd), 0, 1, []hotField{
 		{"ID", unsafe.Offsetof(nd.ID), unsafe.Sizeof(nd.ID)},
 		{"stubDst", unsafe.Offsetof(nd.stubDst), unsafe.Sizeof(nd.stubDst)},
 		{"stubTo", unsafe.Offsetof(nd.stubTo), unsafe.Sizeof(nd.stubTo)},
 		{"Hook", unsafe.Offsetof(nd.Hook), unsafe.Sizeof(nd.Hook)},
 		{"net", unsafe.Offsetof(nd.net), unsafe.Sizeof(nd.net)},
 		{"route", unsafe.Offsetof(nd.route), unsafe.Sizeof(nd.route)},
-	} {
-		if f.off+f.size > line {
-			t.Errorf("%s at bytes [%d, %d) is past the first cache line", f.name, f.off, f.off+f.size)
-		}
-	}
-	if size := unsafe.Sizeof(nd); size%line != 0 {
-		t.Errorf("a Node is %d bytes, not a whole number of cache lines", size)
-	}
+	})
 }
