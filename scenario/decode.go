@@ -34,26 +34,46 @@ type nodeDecoder interface {
 type origin struct {
 	line int
 	path string
-	keys map[string]int // key → line of its value
+	// keys are the element's keys with the lines of their values, in the
+	// order written: a slice, not a map, as an element has a few keys and
+	// a scenario may have hundreds of thousands of elements (a map each
+	// was a twentieth of loading 100 000 flows).
+	keys []keyLine
+}
+
+type keyLine struct {
+	key  string
+	line int
 }
 
 func (o *origin) setOrigin(n *yaml.Node, path string) {
 	o.line, o.path = n.Line, path
-	o.keys = make(map[string]int, len(n.Content)/2)
+	o.keys = make([]keyLine, 0, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		o.keys[n.Content[i].Value] = n.Content[i+1].Line
+		o.keys = append(o.keys, keyLine{n.Content[i].Value, n.Content[i+1].Line})
 	}
+}
+
+// keyLineOf is the line of key's value, if the key was written (the last
+// time, if it was written more than once).
+func (o *origin) keyLineOf(key string) (int, bool) {
+	for i := len(o.keys) - 1; i >= 0; i-- {
+		if o.keys[i].key == key {
+			return o.keys[i].line, true
+		}
+	}
+	return 0, false
 }
 
 // lineOf is the line of key's value, or of the element if the key is absent.
 func (o *origin) lineOf(key string) int {
-	if l, ok := o.keys[key]; ok {
+	if l, ok := o.keyLineOf(key); ok {
 		return l
 	}
 	return o.line
 }
 
-func (o *origin) has(key string) bool { _, ok := o.keys[key]; return ok }
+func (o *origin) has(key string) bool { _, ok := o.keyLineOf(key); return ok }
 
 func (o *origin) field(key string) string { return joinPath(o.path, key) }
 

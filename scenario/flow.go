@@ -117,21 +117,22 @@ func (t *Transport) decodeNode(d *decoder, n *yaml.Node, path string) {
 	t.TCP = cfg
 	d.decodeStruct(n, reflect.ValueOf(&t.TCP).Elem(), path)
 	t.setOrigin(n, path)
-	nestedKeys(n, "", t.keys)
+	t.keys = nestedKeys(n, "", t.keys)
 }
 
-// nestedKeys records the lines of keys below the top level as dotted
+// nestedKeys appends the lines of keys below the top level as dotted
 // paths (rto.min), which the tcp package names in its errors.
-func nestedKeys(n *yaml.Node, prefix string, keys map[string]int) {
+func nestedKeys(n *yaml.Node, prefix string, keys []keyLine) []keyLine {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if prefix != "" {
-			keys[prefix+k.Value] = v.Line
+			keys = append(keys, keyLine{prefix + k.Value, v.Line})
 		}
 		if v.Kind == yaml.MappingNode {
-			nestedKeys(v, prefix+k.Value+".", keys)
+			keys = nestedKeys(v, prefix+k.Value+".", keys)
 		}
 	}
+	return keys
 }
 
 // AppSpec is what the source application sends. In YAML: "bulk", or a
@@ -252,11 +253,11 @@ func checkTCP(r *reporter, t *Transport) {
 			continue
 		}
 		line := t.line
-		if l, set := t.keys[fe.Field]; set {
+		if l, set := t.keyLineOf(fe.Field); set {
 			line = l
-		} else if l, set := t.keys["params"]; set && strings.HasPrefix(fe.Field, "params.") {
+		} else if l, set := t.keyLineOf("params"); set && strings.HasPrefix(fe.Field, "params.") {
 			line = l
-		} else if l, set := t.keys["profile"]; set {
+		} else if l, set := t.keyLineOf("profile"); set {
 			line = l
 		}
 		r.at(line, t.field(fe.Field), "%s", fe.Msg)

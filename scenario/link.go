@@ -157,16 +157,18 @@ var delayRequired = map[string][]string{
 // checkParams reports keys of o that the chosen kind does not take and
 // required keys it lacks; common are keys every kind accepts.
 func checkParams(r *reporter, o *origin, what, kind string, allowed, required, common []string) {
-	ok := map[string]bool{}
-	for _, k := range append(append([]string(nil), allowed...), common...) {
-		ok[k] = true
+	// Each key once, at the line of its last writing; messages by line,
+	// then name.
+	var keys []keyLine
+	for _, kl := range o.keys {
+		if l, _ := o.keyLineOf(kl.key); l == kl.line && !slices.ContainsFunc(keys, func(k keyLine) bool { return k.key == kl.key }) {
+			keys = append(keys, kl)
+		}
 	}
-	// Map order must not decide the order of messages: by line, then name.
-	keys := slices.Sorted(maps.Keys(o.keys))
-	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(o.keys[a], o.keys[b]) })
+	slices.SortFunc(keys, func(a, b keyLine) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.key, b.key)) })
 	for _, k := range keys {
-		if !ok[k] {
-			r.at(o.lineOf(k), o.field(k), "not a parameter of %s %s (it takes: %s)", what, kind, strings.Join(allowed, ", "))
+		if !slices.Contains(allowed, k.key) && !slices.Contains(common, k.key) {
+			r.at(k.line, o.field(k.key), "not a parameter of %s %s (it takes: %s)", what, kind, strings.Join(allowed, ", "))
 		}
 	}
 	for _, k := range required {
