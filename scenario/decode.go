@@ -36,8 +36,8 @@ type origin struct {
 	path string
 	// keys are the element's keys with the lines of their values, in the
 	// order written: a slice, not a map, as an element has a few keys and
-	// a scenario may have hundreds of thousands of elements (a map each
-	// was a twentieth of loading 100 000 flows).
+	// a scenario may have hundreds of thousands of elements (making a map
+	// each took 0.36 s of the 2.5 s loading 100 000 flows took).
 	keys []keyLine
 }
 
