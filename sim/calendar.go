@@ -202,7 +202,7 @@ func (s *Scheduler) adapt() {
 	switch pending := s.Pending(); {
 	case !c.on && pending >= calendarAbove:
 		// The near heap's entries move to the ring (or, past its reach,
-		// to the far heap).
+		// to the wheel or the far heap).
 		c.on = true
 		if c.heads == nil {
 			c.pool = newPool()
