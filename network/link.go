@@ -192,8 +192,16 @@ func (l *Link) onTxDone() { l.startTx(l.arrive.Now()) }
 func (l *Link) onArrive() {
 	now := l.arrive.Now()
 	l.catchUp(now)
-	for l.pipe.head != nil && l.pipe.headAt() <= now {
-		p := l.pipe.pop()
+	for {
+		p := l.pipe.head
+		if p == nil {
+			return
+		}
+		if p.arriveAt > now {
+			l.arrive.Arm(p.arriveAt)
+			return
+		}
+		l.pipe.pop()
 		if l.Errors != nil {
 			if c := l.Errors.Drop(p, now); c != NotDropped {
 				l.drop(p, c)
@@ -206,9 +214,6 @@ func (l *Link) onArrive() {
 			l.Tracer.Trace('r', l, p, now)
 		}
 		l.To.receive(p, l)
-	}
-	if l.pipe.head != nil {
-		l.arrive.Arm(l.pipe.headAt())
 	}
 }
 
@@ -232,8 +237,6 @@ func (l *Link) InFlight() int {
 // packet before slower ones, which then arrive out of order, as after a
 // route change.
 type pipe struct{ head, tail *Packet }
-
-func (q *pipe) headAt() sim.Time { return q.head.arriveAt }
 
 // push inserts p to arrive at time at and reports whether it became the head.
 func (q *pipe) push(p *Packet, at sim.Time) bool {
@@ -261,12 +264,12 @@ func (q *pipe) push(p *Packet, at sim.Time) bool {
 	return false
 }
 
-func (q *pipe) pop() *Packet {
+// pop removes the head.
+func (q *pipe) pop() {
 	p := q.head
 	q.head = p.next
 	if q.head == nil {
 		q.tail = nil
 	}
 	p.next = nil
-	return p
 }

@@ -148,9 +148,10 @@ func (nd *Node) receive(p *Packet, from *Link) {
 }
 
 func (nd *Node) deliver(p *Packet) {
-	if int(p.Port) >= len(nd.net.endpoints) || p.Port < 0 {
+	eps := nd.net.endpoints
+	if uint(p.Port) >= uint(len(eps)) { // a negative port too
 		nd.net.Drop(p, NoRoute, nil)
 		return
 	}
-	nd.net.endpoints[p.Port].Receive(p)
+	eps[p.Port].Receive(p)
 }

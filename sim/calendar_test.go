@@ -325,6 +325,87 @@ func tiesAtAWheelBucketStart(t *testing.T, far bool) {
 	}
 }
 
+// A ring entry due at the same time as the far heap's first entry but
+// armed before it runs first, and the run goes on: the far heap's first
+// time is part of the scheduler's bound, and reaching the bound is not
+// the end of the run. The ring entry gets there out of the wheel, armed
+// while the far heap was large; the far one is armed later, once the far
+// heap has shrunk below the wheel's threshold.
+func TestARingEntryTiedWithTheFarHeapRunsInArmingOrder(t *testing.T) {
+	s := NewScheduler()
+	for i := range 100 { // a busy background keeps the calendar on
+		var tm *Timer
+		tm = NewTimer(s, func() { tm.Arm(s.Now() + Microsecond*Time(1+i%7)) })
+		tm.Arm(0)
+	}
+	for range wheelAbove { // the far heap, for the wheel until 200 ms
+		s.At(200*Millisecond, func() {})
+	}
+	// Just after the start of a wheel bucket (302 ms), so that the entry
+	// moved out of the wheel falls within the ring's reach.
+	at := Time(18)<<wheelShift + Microsecond
+	var got []string
+	var inWheel, inFar int
+	s.At(150*Millisecond, func() {
+		s.At(at, func() {
+			got = append(got, "ring")
+			inFar = len(s.far) // the far one only: this one ran from the ring
+		})
+		inWheel = s.wheel.n
+	})
+	s.At(250*Millisecond, func() {
+		s.At(at, func() { got = append(got, "far") })
+	})
+	s.Stop(at + Millisecond)
+	s.Run()
+	if inWheel != 1 || inFar != 1 || !s.cal.on {
+		t.Fatalf("set-up: %d entries in the wheel, %d in the far heap, calendar on %v", inWheel, inFar, s.cal.on)
+	}
+	if want := []string{"ring", "far"}; !slices.Equal(got, want) || s.Now() != at+Millisecond {
+		t.Fatalf("fired %v, stopped at %v; want %v, stopped at %v", got, s.Now(), want, at+Millisecond)
+	}
+}
+
+// An entry armed past the ring's reach while the calendar runs goes to
+// the far heap (small: no wheel) and fires at its time, before the ring's
+// later entries: arming it lowers the scheduler's bound.
+func TestAFarEntryArmedWhileTheCalendarRunsFiresOnTime(t *testing.T) {
+	s := NewScheduler()
+	var latest Time      // of the background's events
+	for i := range 100 { // a busy background keeps the calendar on
+		var tm *Timer
+		tm = NewTimer(s, func() {
+			latest = s.Now()
+			tm.Arm(s.Now() + Microsecond*Time(1+i%7))
+		})
+		tm.Arm(0)
+	}
+	// The ring reaches a few milliseconds (8 192 buckets, narrowed by the
+	// background's pushes to 256 ns); at is past that, and near enough
+	// that the ring does not change its shape before it.
+	at := 460 * Millisecond
+	fired, before := Time(-1), Time(-1)
+	inFar := -1
+	var tm *Timer
+	tm = NewTimer(s, func() { // a ring entry, in the background's rhythm
+		if s.Now() < 450*Millisecond {
+			tm.Arm(s.Now() + 3*Microsecond)
+			return
+		}
+		s.At(at, func() { fired, before = s.Now(), latest })
+		inFar = len(s.far)
+	})
+	tm.Arm(0)
+	s.Stop(at + Millisecond)
+	s.Run()
+	if inFar != 1 || !s.cal.on {
+		t.Fatalf("set-up: %d entries in the far heap, calendar on %v", inFar, s.cal.on)
+	}
+	if fired != at || before > at {
+		t.Fatalf("fired at %v after an event at %v; want at %v, after none later", fired, before, at)
+	}
+}
+
 // Thousands of timers due at one instant, whether queued before the
 // calendar turns on, armed in one callback, or moved out of the wheel, go
 // each after the last entry or before the first of their bucket: the
