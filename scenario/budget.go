@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/tcplab/tcplab/sim"
@@ -58,17 +57,4 @@ func (r *Run) RunWithin(b Budget) (*Result, error) {
 		return res, over
 	}
 	return res, err
-}
-
-// EstimatedEvents is a rough upper bound of the events a run needs: every
-// link busy for the whole run with 1000-byte packets, each costing about
-// three events (transmission, arrival, and its ACK's share). It is what a
-// user is warned with before a long run, not a prediction.
-func (s *Scenario) EstimatedEvents() float64 {
-	var e float64
-	for _, l := range s.Links {
-		pkts := float64(l.Bandwidth) / 8 / 1000 * s.Duration.Seconds()
-		e += 3 * pkts * 2 // both directions
-	}
-	return math.Min(e, math.MaxFloat64)
 }

@@ -77,9 +77,6 @@ or flag, 3 when a budget stopped the run (the partial result is printed).`,
 		if cmd.Flags().Changed("seed") {
 			s.Seed = runFlags.seed
 		}
-		if e := s.EstimatedEvents(); e > longRun {
-			fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: warning: up to %.2g events at full load (minutes to hours); --max-wall or --max-events bound it\n", e)
-		}
 		b := scenario.Budget{MaxEvents: runFlags.maxEvents, MaxWall: runFlags.maxWall}
 		if runFlags.progress {
 			last := time.Now()
@@ -90,7 +87,11 @@ or flag, 3 when a budget stopped the run (the partial result is printed).`,
 				}
 			}
 		}
-		res, err := runScenario(s, b)
+		res, err := runScenario(s, b, func(run *scenario.Run) {
+			if e := run.EstimatedEvents(); e > longRun {
+				fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: warning: about %.2g events if every flow sends as fast as its path lets it (minutes or more); --max-wall or --max-events bound it\n", e)
+			}
+		})
 		var over *scenario.BudgetError
 		if errors.As(err, &over) && res != nil {
 			if werr := write(cmd.OutOrStdout(), res); werr != nil {
@@ -139,9 +140,10 @@ func scenarioError(err error) error {
 	return err
 }
 
-// runScenario builds and runs s. A panic below is a bug, not bad input:
-// it becomes an internal error (exit 1) rather than Go's exit status 2.
-func runScenario(s *scenario.Scenario, b scenario.Budget) (res *scenario.Result, err error) {
+// runScenario builds s, hands the built run to before, and runs it. A
+// panic below is a bug, not bad input: it becomes an internal error (exit
+// 1) rather than Go's exit status 2.
+func runScenario(s *scenario.Scenario, b scenario.Budget, before func(*scenario.Run)) (res *scenario.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = nil, fmt.Errorf("internal error: %v", p)
@@ -155,5 +157,6 @@ func runScenario(s *scenario.Scenario, b scenario.Budget) (res *scenario.Result,
 		}
 		return nil, err
 	}
+	before(run)
 	return run.RunWithin(b)
 }

@@ -1,0 +1,203 @@
+package scenario
+
+import (
+	"container/heap"
+	"math"
+
+	"github.com/tcplab/tcplab/network"
+)
+
+// EstimatedEvents is about how many events the run needs if every flow
+// sends as fast as its path lets it from its start to its end, flows
+// sharing each link (and each node's radio) max-min fairly: a data packet
+// costs an event per hop on its way, and a TCP segment's acknowledgement
+// one per hop back (C-big: about 6 events per delivered packet, as
+// measured). Losses, windows and applications that idle only lower the
+// count, so it is what a user is warned with before a long run, not a
+// prediction. Summing every link's capacity instead counted each host's
+// access link as if it were busy: 3 × 10¹⁰ events for 10 000 flows
+// sharing one 100 Mbit/s bottleneck for 20 s, which take 1.7 × 10⁶.
+func (r *Run) EstimatedEvents() float64 {
+	s, net := r.Scenario, r.Net
+	nodes := make(map[string]*network.Node, len(net.Nodes))
+	for _, nd := range net.Nodes {
+		nodes[nd.Name] = nd
+	}
+	links := make(map[*network.Link]int32, len(net.Links))
+	capacity := make([]float64, 0, len(net.Links)+len(s.Flows))
+	for _, l := range net.Links {
+		links[l] = int32(len(capacity))
+		capacity = append(capacity, l.Bandwidth)
+	}
+	// A node's radio is one resource: its transmissions share the air.
+	radios := map[*network.Node]int32{}
+	radioRate := 11e6
+	if s.Wireless != nil && s.Wireless.Rate > 0 {
+		radioRate = float64(s.Wireless.Rate)
+	}
+	type flow struct {
+		hops, back int     // hops of a data packet, and of its ACK (0 for UDP)
+		bits       float64 // per data packet on the wire
+		active     float64 // seconds
+		packets    float64 // most it sends (a transfer's size), or +Inf
+	}
+	flows := make([]flow, 0, len(s.Flows))
+	paths := make([][]int32, 0, len(s.Flows))
+	for i := range s.Flows {
+		f := &s.Flows[i]
+		src, dst := nodes[f.Src], nodes[f.Dst]
+		end := s.Duration
+		if f.Stop > 0 && f.Stop < end {
+			end = f.Stop
+		}
+		if src == nil || dst == nil || src == dst || end <= f.Start {
+			continue
+		}
+		var path []int32
+		hops, ok := walk(src, dst, func(from *network.Node, l *network.Link) {
+			if l != nil {
+				path = append(path, links[l])
+				return
+			}
+			k, seen := radios[from]
+			if !seen {
+				k = int32(len(capacity))
+				radios[from] = k
+				capacity = append(capacity, radioRate)
+			}
+			path = append(path, k)
+		})
+		if !ok {
+			continue
+		}
+		fl := flow{hops: hops, active: (end - f.Start).Seconds(), packets: math.Inf(1)}
+		if f.Transport.Protocol == "udp" {
+			fl.bits = 8 * float64(f.App.PacketSize)
+			// A constant-rate source asks for no more than its rate: a
+			// resource of its own.
+			path = append(path, int32(len(capacity)))
+			capacity = append(capacity, float64(f.App.Rate))
+		} else {
+			seg := f.Transport.TCP.Segments
+			fl.bits = 8 * float64(seg.MSS+seg.HeaderBytes)
+			if back, ok := walk(dst, src, func(*network.Node, *network.Link) {}); ok {
+				fl.back = back
+			}
+			if f.App.Type == "transfer" && seg.MSS > 0 {
+				fl.packets = math.Ceil(float64(f.App.Size) / float64(seg.MSS))
+			}
+		}
+		if fl.bits <= 0 {
+			continue
+		}
+		flows = append(flows, fl)
+		paths = append(paths, path)
+	}
+	var events float64
+	for i, rate := range fairShares(capacity, paths) {
+		f := flows[i]
+		if math.IsInf(rate, 1) {
+			continue // no link limits it: nothing to estimate with
+		}
+		events += min(rate/f.bits*f.active, f.packets) * float64(f.hops+f.back)
+	}
+	return events
+}
+
+// walk follows the routes from src to dst, calling hop for each hop (l
+// nil for a radio hop), and returns the number of hops, or false if dst
+// cannot be reached.
+func walk(src, dst *network.Node, hop func(from *network.Node, l *network.Link)) (int, bool) {
+	n := 0
+	for nd := src; nd != dst; n++ {
+		if n > 1<<20 {
+			return 0, false // a routing loop: no estimate
+		}
+		next := nd.NextNode(dst.ID)
+		if next == nil {
+			return 0, false
+		}
+		hop(nd, nd.NextHop(dst.ID))
+		nd = next
+	}
+	return n, true
+}
+
+// fairShares returns the max-min fair rates of flows that cross the
+// resources their paths list (indices into capacity): every flow gets as
+// much as it can without taking from a flow that has less (Bertsekas and
+// Gallager, Data Networks, §6.5.2). Rates rise together; a resource fills
+// at the level left/users (what flows already fixed leave of it, shared by
+// those still rising), its flows stop there, and the other resources they
+// cross then fill at a higher level, never a lower one: so a heap of
+// levels, with stale entries skipped, finds the resources in the order
+// they fill. A flow that crosses nothing gets +Inf.
+func fairShares(capacity []float64, paths [][]int32) []float64 {
+	users := make([]int, len(capacity))
+	crossing := make([][]int32, len(capacity))
+	for i, p := range paths {
+		for _, r := range p {
+			users[r]++
+			crossing[r] = append(crossing[r], int32(i))
+		}
+	}
+	left := append([]float64(nil), capacity...)
+	version := make([]int, len(capacity))
+	rate := make([]float64, len(paths))
+	fixed := make([]bool, len(paths))
+	var h levels
+	for r, u := range users {
+		if u > 0 {
+			h = append(h, level{at: left[r] / float64(u), r: int32(r)})
+		}
+	}
+	heap.Init(&h)
+	for h.Len() > 0 {
+		lv := heap.Pop(&h).(level)
+		if lv.version != version[lv.r] || users[lv.r] == 0 {
+			continue // superseded, or its flows are all fixed
+		}
+		for _, f := range crossing[lv.r] {
+			if fixed[f] {
+				continue
+			}
+			fixed[f], rate[f] = true, lv.at
+			for _, r := range paths[f] {
+				left[r] -= lv.at
+				users[r]--
+				version[r]++
+				if r != lv.r && users[r] > 0 {
+					heap.Push(&h, level{at: max(left[r], 0) / float64(users[r]), r: r, version: version[r]})
+				}
+			}
+		}
+	}
+	for i, p := range paths {
+		if len(p) == 0 {
+			rate[i] = math.Inf(1)
+		}
+	}
+	return rate
+}
+
+// level is the rate at which resource r fills, as of its version-th change.
+type level struct {
+	at      float64
+	r       int32
+	version int
+}
+
+type levels []level
+
+func (h levels) Len() int { return len(h) }
+func (h levels) Less(i, j int) bool {
+	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].r < h[j].r
+}
+func (h levels) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *levels) Push(x any)   { *h = append(*h, x.(level)) }
+func (h *levels) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
