@@ -13,17 +13,28 @@ import (
 // run, set-up included (the per-packet path adds none: see
 // TestSteadyStateDoesNotAllocate).
 func BenchmarkExamples(b *testing.B) {
-	cases := []struct{ name, file string }{
-		{"A-dumbbell-lossy", "../examples/dumbbell-lossy.yaml"},
-		{"B-chain-4hop", "../examples/chain-4hop.yaml"},
-		{"C-dumbbell-10flows", "../examples/dumbbell-10flows.yaml"},
-		{"C-big", "../examples/c-big.yaml"},
-		{"wifi-chain-10hop-60s", "../examples/wifi-chain.yaml"},
-		{"wifi-saturation-n10", "../examples/wifi-saturation.yaml"},
+	// C-big's dumbbell with 10 000 flows: the regime in which an event
+	// touches a flow's state cold (README, Speed, "Scaling").
+	var many []string
+	for _, k := range []string{"nodes.S{i}", "nodes.D{i}", "links.in{i}", "links.out{i}", "flows.f{i}"} {
+		many = append(many, k+".count=10000")
+	}
+	many = append(many, "duration=5s", "flows.f{i}.start_step=0.00005s")
+	cases := []struct {
+		name, file string
+		sets       []string
+	}{
+		{"A-dumbbell-lossy", "../examples/dumbbell-lossy.yaml", nil},
+		{"B-chain-4hop", "../examples/chain-4hop.yaml", nil},
+		{"C-dumbbell-10flows", "../examples/dumbbell-10flows.yaml", nil},
+		{"C-big", "../examples/c-big.yaml", nil},
+		{"C-big-10000flows-5s", "../examples/c-big.yaml", many},
+		{"wifi-chain-10hop-60s", "../examples/wifi-chain.yaml", nil},
+		{"wifi-saturation-n10", "../examples/wifi-saturation.yaml", nil},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			sc, err := Load(c.file, nil)
+			sc, err := Load(c.file, c.sets)
 			if err != nil {
 				b.Fatal(err)
 			}
