@@ -31,9 +31,9 @@ func (r *Run) EstimatedEvents() float64 {
 	}
 	// A node's radio is one resource: its transmissions share the air.
 	radios := map[*network.Node]int32{}
-	radioRate := 11e6
-	if s.Wireless != nil && s.Wireless.Rate > 0 {
-		radioRate = float64(s.Wireless.Rate)
+	var radioRate float64
+	if s.Wireless != nil {
+		radioRate = float64(s.Wireless.Rate) // defaulted when decoded
 	}
 	type flow struct {
 		hops, back int     // hops of a data packet, and of its ACK (0 for UDP)
@@ -54,7 +54,7 @@ func (r *Run) EstimatedEvents() float64 {
 			continue
 		}
 		var path []int32
-		hops, ok := walk(src, dst, func(from *network.Node, l *network.Link) {
+		hops, ok := walk(src, dst, len(nodes), func(from *network.Node, l *network.Link) {
 			if l != nil {
 				path = append(path, links[l])
 				return
@@ -80,7 +80,7 @@ func (r *Run) EstimatedEvents() float64 {
 		} else {
 			seg := f.Transport.TCP.Segments
 			fl.bits = 8 * float64(seg.MSS+seg.HeaderBytes)
-			if back, ok := walk(dst, src, func(*network.Node, *network.Link) {}); ok {
+			if back, ok := walk(dst, src, len(nodes), func(*network.Node, *network.Link) {}); ok {
 				fl.back = back
 			}
 			if f.App.Type == "transfer" && seg.MSS > 0 {
@@ -106,11 +106,11 @@ func (r *Run) EstimatedEvents() float64 {
 
 // walk follows the routes from src to dst, calling hop for each hop (l
 // nil for a radio hop), and returns the number of hops, or false if dst
-// cannot be reached.
-func walk(src, dst *network.Node, hop func(from *network.Node, l *network.Link)) (int, bool) {
+// cannot be reached in fewer than nodes hops.
+func walk(src, dst *network.Node, nodes int, hop func(from *network.Node, l *network.Link)) (int, bool) {
 	n := 0
 	for nd := src; nd != dst; n++ {
-		if n > 1<<20 {
+		if n >= nodes {
 			return 0, false // a routing loop: no estimate
 		}
 		next := nd.NextNode(dst.ID)
