@@ -28,6 +28,7 @@ type Run struct {
 	packets  *packetTraces
 	wifi     *wireless.Channel
 	agents   []*alltcp.Agent
+	ends     [][2]*network.Node // each flow's source and destination, in file order
 	// Warnings are problems that do not stop the run.
 	Warnings []string
 }
@@ -63,8 +64,10 @@ func (s *Scenario) Build() (*Run, error) {
 	}
 	net.ComputeRoutes()
 
+	run.ends = make([][2]*network.Node, len(s.Flows))
 	for i := range s.Flows {
 		f := &s.Flows[i]
+		run.ends[i] = [2]*network.Node{nodes[f.Src], nodes[f.Dst]}
 		src, err := buildFlow(net, int32(i), f, nodes[f.Src], nodes[f.Dst])
 		if err != nil {
 			r.at(f.lineOf("transport"), f.field("transport"), "%v", err)

@@ -18,18 +18,11 @@ import (
 // access link as if it were busy: 3 × 10¹⁰ events for 10 000 flows
 // sharing one 100 Mbit/s bottleneck for 20 s, which take 1.7 × 10⁶.
 func (r *Run) EstimatedEvents() float64 {
-	s, net := r.Scenario, r.Net
-	nodes := make(map[string]*network.Node, len(net.Nodes))
-	for _, nd := range net.Nodes {
-		nodes[nd.Name] = nd
-	}
-	links := make(map[*network.Link]int32, len(net.Links))
-	capacity := make([]float64, 0, len(net.Links)+len(s.Flows))
-	for _, l := range net.Links {
-		links[l] = int32(len(capacity))
-		capacity = append(capacity, l.Bandwidth)
-	}
-	// A node's radio is one resource: its transmissions share the air.
+	s, nodes := r.Scenario, len(r.Net.Nodes)
+	// The links and radios the flows cross are the resources, numbered
+	// as first met; a node's radio is one: its transmissions share the air.
+	var capacity []float64
+	links := map[*network.Link]int32{}
 	radios := map[*network.Node]int32{}
 	var radioRate float64
 	if s.Wireless != nil {
@@ -45,7 +38,7 @@ func (r *Run) EstimatedEvents() float64 {
 	paths := make([][]int32, 0, len(s.Flows))
 	for i := range s.Flows {
 		f := &s.Flows[i]
-		src, dst := nodes[f.Src], nodes[f.Dst]
+		src, dst := r.ends[i][0], r.ends[i][1]
 		end := s.Duration
 		if f.Stop > 0 && f.Stop < end {
 			end = f.Stop
@@ -54,9 +47,15 @@ func (r *Run) EstimatedEvents() float64 {
 			continue
 		}
 		var path []int32
-		hops, ok := walk(src, dst, len(nodes), func(from *network.Node, l *network.Link) {
+		hops, ok := walk(src, dst, nodes, func(from *network.Node, l *network.Link) {
 			if l != nil {
-				path = append(path, links[l])
+				k, seen := links[l]
+				if !seen {
+					k = int32(len(capacity))
+					links[l] = k
+					capacity = append(capacity, l.Bandwidth)
+				}
+				path = append(path, k)
 				return
 			}
 			k, seen := radios[from]
@@ -80,7 +79,7 @@ func (r *Run) EstimatedEvents() float64 {
 		} else {
 			seg := f.Transport.TCP.Segments
 			fl.bits = 8 * float64(seg.MSS+seg.HeaderBytes)
-			if back, ok := walk(dst, src, len(nodes), func(*network.Node, *network.Link) {}); ok {
+			if back, ok := walk(dst, src, nodes, func(*network.Node, *network.Link) {}); ok {
 				fl.back = back
 			}
 			if f.App.Type == "transfer" && seg.MSS > 0 {
@@ -113,11 +112,17 @@ func walk(src, dst *network.Node, nodes int, hop func(from *network.Node, l *net
 		if n >= nodes {
 			return 0, false // a routing loop: no estimate
 		}
-		next := nd.NextNode(dst.ID)
+		l := nd.NextHop(dst.ID)
+		var next *network.Node
+		if l != nil {
+			next = l.To
+		} else {
+			next = nd.NextNode(dst.ID) // by radio
+		}
 		if next == nil {
 			return 0, false
 		}
-		hop(nd, nd.NextHop(dst.ID))
+		hop(nd, l)
 		nd = next
 	}
 	return n, true
@@ -133,35 +138,47 @@ func walk(src, dst *network.Node, nodes int, hop func(from *network.Node, l *net
 // levels, with stale entries skipped, finds the resources in the order
 // they fill. A flow that crosses nothing gets +Inf.
 func fairShares(capacity []float64, paths [][]int32) []float64 {
+	// crossing[first[r]:first[r+1]] are the flows that cross resource r.
 	users := make([]int, len(capacity))
-	crossing := make([][]int32, len(capacity))
-	for i, p := range paths {
+	for _, p := range paths {
 		for _, r := range p {
 			users[r]++
-			crossing[r] = append(crossing[r], int32(i))
+		}
+	}
+	first := make([]int, len(capacity)+1)
+	for r, u := range users {
+		first[r+1] = first[r] + u
+	}
+	crossing := make([]int32, first[len(capacity)])
+	next := append([]int(nil), first[:len(capacity)]...)
+	for i, p := range paths {
+		for _, r := range p {
+			crossing[next[r]] = int32(i)
+			next[r]++
 		}
 	}
 	left := append([]float64(nil), capacity...)
 	version := make([]int, len(capacity))
 	rate := make([]float64, len(paths))
 	fixed := make([]bool, len(paths))
-	var h levels
+	h := make(levels, 0, len(capacity))
 	for r, u := range users {
 		if u > 0 {
 			h = append(h, level{at: left[r] / float64(u), r: int32(r)})
 		}
 	}
 	heap.Init(&h)
-	for h.Len() > 0 {
+	for unfixed := len(paths); unfixed > 0 && h.Len() > 0; {
 		lv := heap.Pop(&h).(level)
 		if lv.version != version[lv.r] || users[lv.r] == 0 {
 			continue // superseded, or its flows are all fixed
 		}
-		for _, f := range crossing[lv.r] {
+		for _, f := range crossing[first[lv.r]:first[lv.r+1]] {
 			if fixed[f] {
 				continue
 			}
 			fixed[f], rate[f] = true, lv.at
+			unfixed--
 			for _, r := range paths[f] {
 				left[r] -= lv.at
 				users[r]--
