@@ -190,8 +190,10 @@ func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 // reach from the ring's own events go to the far heap while the calendar
 // runs, and still fire in the reference's order: a regime the test above
 // does not reach (its far heap is large, and the wheel takes such
-// entries). The bound's two rules have tests of their own above, which
-// fail under mutations this one does not see.
+// entries). The scheduler bound's two rules have tests of their own
+// (TestARingEntryTiedWithTheFarHeapRunsInArmingOrder and
+// TestAFarEntryArmedWhileTheCalendarRunsFiresOnTime), which fail under
+// mutations this one does not see.
 func TestCalendarWithASmallFarHeapFiresInTheReferenceOrder(t *testing.T) {
 	farWhileOn := 0
 	s := firesInTheReferenceOrder(t, 300, 200000, func(int) int { return mostlyNear },
