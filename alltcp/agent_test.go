@@ -26,7 +26,7 @@ func newChain(t testing.TB, seed uint64, profile string, p, bw, midBw float64, p
 	for _, name := range []string{"H1", "R1", "R2", "R3", "R4", "H2"} {
 		c.nodes = append(c.nodes, c.net.AddNode(name))
 	}
-	q := func() network.Queue { return &network.DropTail{LimitPackets: 100} }
+	q := func() network.Queue { return network.NewDropTail(100, 0) }
 	for i := 0; i+1 < len(c.nodes); i++ {
 		b := bw
 		if i == 2 {
@@ -35,8 +35,8 @@ func newChain(t testing.TB, seed uint64, profile string, p, bw, midBw float64, p
 		ab, ba := c.net.Connect(fmt.Sprintf("l%d", i), c.nodes[i], c.nodes[i+1],
 			network.LinkConfig{Bandwidth: b, Delay: 50 * sim.Millisecond}, q)
 		if p > 0 {
-			ab.Errors = network.NewBernoulli(p, c.net.Stream("err/"+ab.Name))
-			ba.Errors = network.NewBernoulli(p, c.net.Stream("err/"+ba.Name))
+			ab.SetErrorModel(network.NewBernoulli(p, c.net.Stream("err/"+ab.Name)))
+			ba.SetErrorModel(network.NewBernoulli(p, c.net.Stream("err/"+ba.Name)))
 		}
 		c.links = append(c.links, ab)
 	}

@@ -16,10 +16,10 @@ func benchFlows(b *testing.B, mode Mode) {
 	for b.Loop() {
 		net := network.New(1)
 		s, r1, r2, d := net.AddNode("S"), net.AddNode("R1"), net.AddNode("R2"), net.AddNode("D")
-		q := func() network.Queue { return &network.DropTail{LimitPackets: 200} }
+		q := func() network.Queue { return network.NewDropTail(200, 0) }
 		net.Connect("a", s, r1, network.LinkConfig{Bandwidth: 100e6, Delay: 5 * sim.Millisecond}, q)
 		mid, _ := net.Connect("m", r1, r2, network.LinkConfig{Bandwidth: 20e6, Delay: 20 * sim.Millisecond}, q)
-		mid.Errors = network.NewBernoulli(0.01, net.Stream("m"))
+		mid.SetErrorModel(network.NewBernoulli(0.01, net.Stream("m")))
 		net.Connect("b", r2, d, network.LinkConfig{Bandwidth: 100e6, Delay: 5 * sim.Millisecond}, q)
 		net.ComputeRoutes()
 		cfg, _ := tcp.Profile("ns2")

@@ -32,8 +32,8 @@ func SimulateReliability(n int, p float64, split, r, packets int, seed uint64) (
 	for i := 1; i <= n; i++ {
 		nodes = append(nodes, net.AddNode(fmt.Sprintf("r%d", i)))
 		ab, _ := net.Connect(fmt.Sprintf("l%d", i), nodes[i-1], nodes[i],
-			network.LinkConfig{Bandwidth: 1e9, Delay: sim.Microsecond}, func() network.Queue { return &network.DropTail{LimitPackets: 10} })
-		ab.Errors = network.NewBernoulli(p, net.Stream(ab.Name))
+			network.LinkConfig{Bandwidth: 1e9, Delay: sim.Microsecond}, func() network.Queue { return network.NewDropTail(10, 0) })
+		ab.SetErrorModel(network.NewBernoulli(p, net.Stream(ab.Name)))
 		hopOf[ab] = i
 	}
 	net.ComputeRoutes()

@@ -23,9 +23,9 @@ func tandem(t *testing.T, p, r float64, secs int, seed uint64) (*tcp.Flow, *Laye
 	}
 	for i := range 4 {
 		ab, _ := net.Connect(fmt.Sprintf("l%d", i), nodes[i], nodes[i+1], network.LinkConfig{Bandwidth: 1e6, Delay: 100 * sim.Millisecond},
-			func() network.Queue { return &network.DropTail{LimitPackets: 100} })
+			func() network.Queue { return network.NewDropTail(100, 0) })
 		if p > 0 {
-			ab.Errors = &network.Filter{Kind: network.DataOnly, Inner: network.NewBernoulli(p, net.Stream(fmt.Sprintf("loss%d", i)))}
+			ab.SetErrorModel(&network.Filter{Kind: network.DataOnly, Inner: network.NewBernoulli(p, net.Stream(fmt.Sprintf("loss%d", i)))})
 		}
 	}
 	net.ComputeRoutes()

@@ -108,7 +108,7 @@ func TestFallingDelayReordersThroughLink(t *testing.T) {
 	// at 1, 2 ms and arrive at 11, 12 ms; packets 2–9 leave at 3..10 ms and
 	// arrive at 4..11 ms, overtaking both.
 	n, a, b, ab, r := pair(8e6, 0, 100)
-	ab.DelayProc = &Schedule{Initial: 10 * sim.Millisecond, Steps: []Step{{At: 3 * sim.Millisecond, Delay: sim.Millisecond}}}
+	ab.SetDelayProcess(&Schedule{Initial: 10 * sim.Millisecond, Steps: []Step{{At: 3 * sim.Millisecond, Delay: sim.Millisecond}}})
 	for range 10 {
 		a.Send(dataPacket(n, a, b, r, 1000))
 	}

@@ -251,7 +251,7 @@ func TestChainFirstDropWins(t *testing.T) {
 // ChannelError on the link and never delivered.
 func TestErrorModelOnLinkCountsChannelErrors(t *testing.T) {
 	n, a, b, ab, r := pair(8e6, sim.Millisecond, 1000)
-	ab.Errors = NewDropList(2, 5)
+	ab.SetErrorModel(NewDropList(2, 5))
 	for range 6 {
 		a.Send(dataPacket(n, a, b, r, 1000))
 	}

@@ -1,6 +1,10 @@
 package network
 
-import "github.com/tcplab/tcplab/sim"
+import (
+	"math"
+
+	"github.com/tcplab/tcplab/sim"
+)
 
 // LinkConfig is what both directions of a link share. Delay comes last: a
 // link places the other two in a cache line of its cold fields and the
@@ -46,13 +50,16 @@ type LinkStats struct {
 type Link struct {
 	// Fields a packet does not touch come first, with the bandwidth and
 	// the cost (LinkConfig's first fields) at the end of the first cache
-	// line. The fields every packet touches, from the delay on, fill the
-	// next three lines exactly, and the drop counters follow: the link a
-	// packet is queued on and, a delay later, arrives over touches three
-	// cache lines, not five. With thousands of flows the links no longer
-	// fit in the caches and each line is a miss. Link is 320 bytes, a size
-	// class of whole cache lines, so the lines fall where the offsets say
-	// (TestLinkHotFieldsFillThreeCacheLines).
+	// line. What a packet's hop reads and writes, from the delay to the
+	// arrival counts, fills the next two lines exactly: a packet queued on
+	// an idle link and, a delay later, arriving over it touches two cache
+	// lines of it, with thousands of flows two misses. The queue and the
+	// hooks (tracer, delay process, error model) follow the drop counters:
+	// a flag in the hot lines says which hooks are set, and a drop-tail
+	// queue's byte limit is copied there (admit), so that a packet finding
+	// the link idle reads neither. That is why they are set through
+	// methods. Link is 320 bytes, a size class of whole cache lines, so the
+	// lines fall where the offsets say (TestLinkHotFieldsFillTwoCacheLines).
 	Name    string
 	From    *Node
 	Reverse *Link // the other direction
@@ -65,36 +72,102 @@ type Link struct {
 	busyUntil sim.Time // the transmitter is sending until then
 	txTime    sim.Time
 	txSize    int32 // size whose serialization time is txTime
+	// admit is the largest packet the queue accepts when empty, 65 535 at
+	// most; 0 if the queue must see every arrival (not a drop-tail one).
+	admit uint16
 	// queued is false when the queue is known to be empty, so that the
 	// arrivals of an unqueued link (most of them) skip asking it.
 	queued    bool
-	pipe      pipe
-	Tracer    LinkTracer
+	hooks     hook // which of the hooks below are set
 	To        *Node
-	Queue     Queue
-	DelayProc DelayProcess
-	Errors    ErrorModel
+	pipe      pipe
 	Stats     LinkStats // its packet and byte counts first
+	queue     Queue
+	tracer    LinkTracer
+	delayProc DelayProcess
+	errors    ErrorModel
+}
+
+// hook is a set of a link's optional hooks.
+type hook uint8
+
+const (
+	hookTracer hook = 1 << iota
+	hookDelay
+	hookErrors
+)
+
+// set records whether the hook h is present.
+func (l *Link) set(h hook, present bool) {
+	l.hooks &^= h
+	if present {
+		l.hooks |= h
+	}
+}
+
+// Queue is the buffer in front of the transmitter.
+func (l *Link) Queue() Queue { return l.queue }
+
+// SetQueue replaces the link's queue; it is meant for set-up, before
+// packets wait in the old one.
+func (l *Link) SetQueue(q Queue) {
+	l.queue, l.admit = q, 0
+	if d, ok := q.(*DropTail); ok {
+		// An empty drop-tail queue takes any packet within its byte
+		// limit (its packet limit is at least one or none).
+		l.admit = math.MaxUint16
+		if d.limitBytes > 0 {
+			l.admit = uint16(min(d.limitBytes, math.MaxUint16))
+		}
+	}
+}
+
+// Tracer is the link's tracer, or nil.
+func (l *Link) Tracer() LinkTracer { return l.tracer }
+
+// SetTracer makes t observe the link (nil: none).
+func (l *Link) SetTracer(t LinkTracer) {
+	l.tracer = t
+	l.set(hookTracer, t != nil)
+}
+
+// DelayProcess gives the link's propagation delays, or is nil (Delay
+// then).
+func (l *Link) DelayProcess() DelayProcess { return l.delayProc }
+
+// SetDelayProcess makes d give the link's propagation delays (nil: the
+// constant Delay).
+func (l *Link) SetDelayProcess(d DelayProcess) {
+	l.delayProc = d
+	l.set(hookDelay, d != nil)
+}
+
+// ErrorModel decides which packets crossing the link are lost, or is nil.
+func (l *Link) ErrorModel() ErrorModel { return l.errors }
+
+// SetErrorModel makes m decide which packets crossing the link are lost
+// (nil: none).
+func (l *Link) SetErrorModel(m ErrorModel) {
+	l.errors = m
+	l.set(hookErrors, m != nil)
 }
 
 // Enqueue offers p to the link's queue and starts transmitting if idle.
 func (l *Link) Enqueue(p *Packet) {
 	now := l.arrive.Now()
-	if l.Tracer != nil {
-		l.Tracer.Trace('+', l, p, now)
+	if l.hooks&hookTracer != 0 {
+		l.tracer.Trace('+', l, p, now)
 	}
 	l.catchUp(now)
-	if l.busyUntil <= now && !l.queued {
-		if dt, ok := l.Queue.(*DropTail); ok && (dt.LimitBytes == 0 || int(p.Size) <= dt.LimitBytes) {
-			// An idle transmitter and an empty drop-tail queue: the
-			// packet would be accepted and taken straight back out
-			// (most packets of a run), so it skips the queue. Other
-			// disciplines see every arrival (RED averages on it).
-			l.transmit(p, now)
-			return
-		}
+	if l.busyUntil <= now && !l.queued && l.admit != 0 && p.Size <= int32(l.admit) {
+		// An idle transmitter and an empty drop-tail queue that takes
+		// p: the packet would be accepted and taken straight back out
+		// (most packets of a run), so it skips the queue. Other
+		// disciplines see every arrival (RED averages on it).
+		l.transmit(p, now)
+		return
 	}
-	if c := l.Queue.Enqueue(p, now); c != NotDropped {
+	if c := l.queue.Enqueue(p, now); c != NotDropped {
 		l.drop(p, c)
 		return
 	}
@@ -107,8 +180,8 @@ func (l *Link) Enqueue(p *Packet) {
 }
 
 func (l *Link) drop(p *Packet, c DropCause) {
-	if l.Tracer != nil {
-		l.Tracer.Trace('d', l, p, l.arrive.Now())
+	if l.hooks&hookTracer != 0 {
+		l.tracer.Trace('d', l, p, l.arrive.Now())
 	}
 	l.net.Drop(p, c, l)
 }
@@ -121,13 +194,13 @@ func (l *Link) drop(p *Packet, c DropCause) {
 // every hop cost one event per packet. A delay process may shorten the
 // delay, and a tracer wants its lines in time order: both keep the
 // transmitter's own event.
-func (l *Link) eager() bool { return l.DelayProc != nil || l.Tracer != nil }
+func (l *Link) eager() bool { return l.hooks&(hookDelay|hookTracer) != 0 }
 
 // catchUp starts, at their own times, the transmissions that were due by
 // now, so the queue holds exactly what it would hold at now.
 func (l *Link) catchUp(now sim.Time) {
 	for l.queued && l.busyUntil <= now {
-		if l.Queue.Len() == 0 {
+		if l.queue.Len() == 0 {
 			l.queued = false
 			return
 		}
@@ -138,17 +211,17 @@ func (l *Link) catchUp(now sim.Time) {
 // startTx takes the head of the queue onto the wire at time at. The
 // packet goes straight into the pipe with its arrival time.
 func (l *Link) startTx(at sim.Time) {
-	p := l.Queue.Dequeue(at)
+	p := l.queue.Dequeue(at)
 	if p == nil {
 		return
 	}
 	l.transmit(p, at)
 	switch {
-	case l.Queue.Len() == 0:
+	case l.queue.Len() == 0:
 		l.queued = false
 		// Tell the queue the transmitter idles from end (RED's idle-time
 		// decay); a packet arriving before then simply clears it.
-		l.Queue.Dequeue(l.busyUntil)
+		l.queue.Dequeue(l.busyUntil)
 	case l.eager():
 		l.armTxDone()
 	}
@@ -159,8 +232,8 @@ func (l *Link) startTx(at sim.Time) {
 func (l *Link) transmit(p *Packet, at sim.Time) {
 	l.Stats.TxPackets++
 	l.Stats.TxBytes += int64(p.Size)
-	if l.Tracer != nil {
-		l.Tracer.Trace('-', l, p, at)
+	if l.hooks&hookTracer != 0 {
+		l.tracer.Trace('-', l, p, at)
 	}
 	if p.Size != l.txSize {
 		// Most packets of a link have one of two sizes (data, ACK): cache
@@ -170,8 +243,8 @@ func (l *Link) transmit(p *Packet, at sim.Time) {
 	end := at + l.txTime
 	l.busyUntil = end
 	d := l.Delay
-	if l.DelayProc != nil {
-		d = l.DelayProc.Delay(end)
+	if l.hooks&hookDelay != 0 {
+		d = l.delayProc.Delay(end)
 	}
 	if l.pipe.push(p, end+d) {
 		l.arrive.Arm(end + d) // new head
@@ -202,16 +275,16 @@ func (l *Link) onArrive() {
 			return
 		}
 		l.pipe.pop()
-		if l.Errors != nil {
-			if c := l.Errors.Drop(p, now); c != NotDropped {
+		if l.hooks&hookErrors != 0 {
+			if c := l.errors.Drop(p, now); c != NotDropped {
 				l.drop(p, c)
 				continue
 			}
 		}
 		l.Stats.RxPackets++
 		l.Stats.RxBytes += int64(p.Size)
-		if l.Tracer != nil {
-			l.Tracer.Trace('r', l, p, now)
+		if l.hooks&hookTracer != 0 {
+			l.tracer.Trace('r', l, p, now)
 		}
 		l.To.receive(p, l)
 	}

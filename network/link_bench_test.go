@@ -63,11 +63,11 @@ func BenchmarkChain3Hops(b *testing.B) {
 		setup func(*Link, *Net)
 	}{
 		{"droptail", nil},
-		{"droptail+bernoulli1%", func(l *Link, n *Net) { l.Errors = NewBernoulli(0.01, n.Stream("errors/"+l.Name)) }},
+		{"droptail+bernoulli1%", func(l *Link, n *Net) { l.SetErrorModel(NewBernoulli(0.01, n.Stream("errors/"+l.Name))) }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			ch := newChain(func(*Net) Queue { return &DropTail{LimitPackets: 100} }, c.setup)
+			ch := newChain(func(*Net) Queue { return NewDropTail(100, 0) }, c.setup)
 			ch.net.Run(100 * sim.Millisecond) // warm up pool, rings and heap
 			sent0 := ch.sent
 			b.ReportAllocs()
@@ -88,7 +88,7 @@ func TestPerPacketPathDoesNotAllocate(t *testing.T) {
 		name string
 		q    func(*Net) Queue
 	}{
-		{"droptail", func(*Net) Queue { return &DropTail{LimitPackets: 100} }},
+		{"droptail", func(*Net) Queue { return NewDropTail(100, 0) }},
 		{"red", func(n *Net) Queue {
 			return NewRED(REDConfig{MinTh: 5, MaxTh: 15, MaxP: 0.1, Wq: 0.002, Gentle: true, ECN: true, Limit: 100, Bandwidth: 100e6}, n.Stream("q"))
 		}},
@@ -101,11 +101,11 @@ func TestPerPacketPathDoesNotAllocate(t *testing.T) {
 		{"plain", nil},
 		{"errors+delay", func(l *Link, n *Net) {
 			r := n.Stream("e/" + l.Name)
-			l.Errors = Chain{
+			l.SetErrorModel(Chain{
 				NewBernoulli(0.01, r), NewBitError(1e-6, r), NewOnOff(sim.Second, 10*sim.Millisecond, r),
 				&Filter{Kind: DataOnly, Inner: NewDropList(5, 50)}, NewTargeted(0.5, true, r),
-			}
-			l.DelayProc = NewTwoState(sim.Millisecond, 3*sim.Millisecond, 20*sim.Millisecond, 20*sim.Millisecond, r)
+			})
+			l.SetDelayProcess(NewTwoState(sim.Millisecond, 3*sim.Millisecond, 20*sim.Millisecond, 20*sim.Millisecond, r))
 		}},
 	}
 	for _, q := range queues {

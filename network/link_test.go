@@ -52,7 +52,7 @@ func pair(bw float64, delay sim.Time, limit int) (n *Net, a, b *Node, ab *Link, 
 	n = New(1)
 	a, b = n.AddNode("a"), n.AddNode("b")
 	ab, _ = n.Connect("l", a, b, LinkConfig{Bandwidth: bw, Delay: delay},
-		func() Queue { return &DropTail{LimitPackets: limit} })
+		func() Queue { return NewDropTail(limit, 0) })
 	n.ComputeRoutes()
 	return n, a, b, ab, newRecorder(n)
 }
@@ -171,7 +171,7 @@ func TestComputeRoutesPicksShortestPath(t *testing.T) {
 	n := New(1)
 	a, b, c, d, e := n.AddNode("a"), n.AddNode("b"), n.AddNode("c"), n.AddNode("d"), n.AddNode("e")
 	cfg := LinkConfig{Bandwidth: 1e6}
-	dt := func() Queue { return &DropTail{} }
+	dt := func() Queue { return NewDropTail(0, 0) }
 	n.Connect("ab", a, b, cfg, dt)
 	n.Connect("bc", b, c, cfg, dt)
 	n.Connect("cd", c, d, cfg, dt)
@@ -200,5 +200,99 @@ func TestComputeRoutesPicksShortestPath(t *testing.T) {
 	n.Run(sim.Second)
 	if len(r.got) != 1 || ae.Stats.TxPackets != 1 || ed.Stats.TxPackets != 1 {
 		t.Fatalf("delivered %d; a→e sent %d, e→d sent %d", len(r.got), ae.Stats.TxPackets, ed.Stats.TxPackets)
+	}
+}
+
+// countingQueue is a drop-tail queue that is not a *DropTail: the link
+// must offer it every arrival.
+type countingQueue struct {
+	*DropTail
+	offered int
+}
+
+func (q *countingQueue) Enqueue(p *Packet, now sim.Time) DropCause {
+	q.offered++
+	return q.DropTail.Enqueue(p, now)
+}
+
+// A packet finding the transmitter idle skips the queue only if the queue
+// is a drop-tail one that would take it; the link's copy of the byte limit
+// must give the queue's own answer.
+func TestAnIdleLinkSkipsOnlyAQueueThatWouldTakeThePacket(t *testing.T) {
+	cases := []struct {
+		name          string
+		queue         func() Queue
+		size          int32
+		delivered     int
+		overflows     int64
+		offered       int // to a countingQueue
+		countingQueue bool
+	}{
+		{"no limit", func() Queue { return NewDropTail(0, 0) }, 1000, 1, 0, 0, false},
+		{"within the byte limit", func() Queue { return NewDropTail(0, 1000) }, 1000, 1, 0, 0, false},
+		{"past the byte limit", func() Queue { return NewDropTail(0, 999) }, 1000, 0, 1, 0, false},
+		{"a jumbo packet within a large limit", func() Queue { return NewDropTail(0, 200000) }, 70000, 1, 0, 0, false},
+		{"a jumbo packet past a large limit", func() Queue { return NewDropTail(0, 69999) }, 70000, 0, 1, 0, false},
+		{"another discipline", nil, 1000, 1, 0, 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n, a, b, ab, r := pair(8e6, sim.Millisecond, 0)
+			cq := &countingQueue{DropTail: NewDropTail(0, 0)}
+			if c.countingQueue {
+				ab.SetQueue(cq)
+			} else {
+				ab.SetQueue(c.queue())
+			}
+			a.Send(dataPacket(n, a, b, r, c.size))
+			n.Run(sim.Second)
+			if len(r.got) != c.delivered || ab.Stats.Drops[QueueOverflow] != c.overflows || cq.offered != c.offered {
+				t.Errorf("%d delivered, %d overflows, %d offered to the queue; want %d, %d, %d",
+					len(r.got), ab.Stats.Drops[QueueOverflow], cq.offered, c.delivered, c.overflows, c.offered)
+			}
+		})
+	}
+}
+
+// tracerFunc adapts a function to LinkTracer.
+type tracerFunc func(ev byte, l *Link, p *Packet, now sim.Time)
+
+func (f tracerFunc) Trace(ev byte, l *Link, p *Packet, now sim.Time) { f(ev, l, p, now) }
+
+// The hooks are read through flags the setters keep: setting a hook makes
+// the link use it, clearing it (nil) makes the link stop.
+func TestALinksHooksFollowTheirSetters(t *testing.T) {
+	n, a, b, ab, r := pair(8e6, sim.Millisecond, 0)
+	var events []byte
+	ab.SetTracer(tracerFunc(func(ev byte, _ *Link, _ *Packet, _ sim.Time) { events = append(events, ev) }))
+	ab.SetErrorModel(NewDropList(2))
+	ab.SetDelayProcess(&Schedule{Initial: 5 * sim.Millisecond})
+	for range 2 {
+		a.Send(dataPacket(n, a, b, r, 1000))
+	}
+	n.Run(sim.Second)
+	if got, want := string(events), "+-+-rd"; got != want { // the second starts at 1 ms, its own event
+		t.Errorf("traced %q, want %q", got, want)
+	}
+	// 1000 bytes at 8 Mbit/s take 1 ms; the delay process's 5 ms, not the link's 1 ms.
+	if len(r.got) != 1 || r.got[0].at != 6*sim.Millisecond {
+		t.Errorf("arrivals %v, want one at 6 ms", r.got)
+	}
+	if ab.Tracer() == nil || ab.ErrorModel() == nil || ab.DelayProcess() == nil {
+		t.Error("a hook set is not reported")
+	}
+
+	ab.SetTracer(nil)
+	ab.SetErrorModel(nil)
+	ab.SetDelayProcess(nil)
+	events, r.got = nil, nil
+	start := n.Now()
+	for range 2 {
+		a.Send(dataPacket(n, a, b, r, 1000))
+	}
+	n.Run(2 * sim.Second)
+	if len(events) != 0 || len(r.got) != 2 || r.got[0].at != start+2*sim.Millisecond {
+		t.Errorf("after clearing the hooks: traced %q, arrivals %v; want none traced, two arrivals, the first at %v",
+			events, r.got, start+2*sim.Millisecond)
 	}
 }

@@ -137,7 +137,8 @@ func (n *Net) addLink(name string, from, to *Node, cfg LinkConfig, q Queue) *Lin
 	if cfg.Bandwidth <= 0 {
 		panic(fmt.Sprintf("network: link %s: bandwidth %v", name, cfg.Bandwidth))
 	}
-	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, Queue: q, net: n}
+	l := &Link{Name: name, From: from, To: to, LinkConfig: cfg, net: n}
+	l.SetQueue(q)
 	// A function literal, not the method value l.onArrive: profile-guided
 	// optimisation inlines onArrive into it (one call less per event),
 	// which it does not do into a method value's generated wrapper.

@@ -37,17 +37,24 @@ func (f *fifo) pop() *Packet {
 }
 
 // DropTail accepts packets until a limit in packets or bytes is reached
-// (a zero limit is no limit in that unit).
+// (a zero limit is no limit in that unit). Its limits are fixed when it is
+// made: a link keeps a copy of the byte limit (Link.SetQueue).
 type DropTail struct {
-	LimitPackets int
-	LimitBytes   int
+	limitPackets int
+	limitBytes   int
 	q            fifo
+}
+
+// NewDropTail makes a drop-tail queue of at most limitPackets packets and
+// limitBytes bytes (0: no limit in that unit).
+func NewDropTail(limitPackets, limitBytes int) *DropTail {
+	return &DropTail{limitPackets: limitPackets, limitBytes: limitBytes}
 }
 
 // Enqueue implements Queue.
 func (d *DropTail) Enqueue(p *Packet, _ sim.Time) DropCause {
-	if d.LimitPackets > 0 && d.q.Len() >= d.LimitPackets ||
-		d.LimitBytes > 0 && d.q.bytes+int(p.Size) > d.LimitBytes {
+	if d.limitPackets > 0 && d.q.Len() >= d.limitPackets ||
+		d.limitBytes > 0 && d.q.bytes+int(p.Size) > d.limitBytes {
 		return QueueOverflow
 	}
 	d.q.push(p)

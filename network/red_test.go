@@ -268,7 +268,7 @@ func TestREDOnOverloadedLink(t *testing.T) {
 		red = NewRED(REDConfig{MinTh: 5, MaxTh: 15, MaxP: 0.1, Wq: 0.002, Gentle: true, Limit: 100, Bandwidth: 8e6}, n.Stream("queue/l"))
 		return red
 	})
-	red = ab.Queue.(*RED)
+	red = ab.Queue().(*RED)
 	n.ComputeRoutes()
 	r := newRecorder(n)
 	// 1000 B every 0.5 ms: 16 Mb/s offered to 8 Mb/s.

@@ -21,7 +21,7 @@ func TestRoutesAreShortestPaths(t *testing.T) {
 		for range 60 {
 			a, b := rng.IntN(size), rng.IntN(size)
 			if a != b {
-				n.Connect(fmt.Sprintf("l%d-%d", a, b), n.Nodes[a], n.Nodes[b], LinkConfig{Bandwidth: 1e6}, func() Queue { return &DropTail{} })
+				n.Connect(fmt.Sprintf("l%d-%d", a, b), n.Nodes[a], n.Nodes[b], LinkConfig{Bandwidth: 1e6}, func() Queue { return NewDropTail(0, 0) })
 			}
 		}
 		n.ComputeRoutes()
@@ -71,7 +71,7 @@ func TestStarBuildsOnlyTheRoutesItUses(t *testing.T) {
 	hub := n.AddNode("hub")
 	for i := range 10000 {
 		leaf := n.AddNode(fmt.Sprintf("leaf%d", i))
-		n.Connect(fmt.Sprintf("l%d", i), hub, leaf, LinkConfig{Bandwidth: 1e6}, func() Queue { return &DropTail{LimitPackets: 10} })
+		n.Connect(fmt.Sprintf("l%d", i), hub, leaf, LinkConfig{Bandwidth: 1e6}, func() Queue { return NewDropTail(10, 0) })
 	}
 	n.ComputeRoutes()
 	a, b := n.Nodes[1], n.Nodes[10000]
@@ -103,7 +103,7 @@ func TestStubRoutesMatchTheirTables(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		r := rand.New(rand.NewPCG(seed, 7))
 		n := New(seed)
-		q := func() Queue { return &DropTail{LimitPackets: 10} }
+		q := func() Queue { return NewDropTail(10, 0) }
 		core := 3 + r.IntN(8)
 		for i := range core {
 			n.AddNode(fmt.Sprintf("c%d", i))

@@ -129,7 +129,7 @@ func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
 	// only once Connect has named the two directions.
 	ab, ba := net.Connect(l.Name, nodes[l.From], nodes[l.To], cfg, func() network.Queue { return nil })
 	for _, d := range []*network.Link{ab, ba} {
-		d.Queue = newQueue(net, &l.Queue, d.Name, d.Bandwidth)
+		d.SetQueue(newQueue(net, &l.Queue, d.Name, d.Bandwidth))
 	}
 	// Each model draws from its own stream, named by link direction and
 	// its place in the list, so adding a model leaves the others' draws
@@ -142,19 +142,19 @@ func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
 				name += "#" + strconv.Itoa(k+1)
 			}
 			m := newErrorModel(net, spec, name)
-			switch d.Errors.(type) {
+			switch old := d.ErrorModel().(type) {
 			case nil:
-				d.Errors = m
+				d.SetErrorModel(m)
 			case network.Chain:
-				d.Errors = append(d.Errors.(network.Chain), m)
+				d.SetErrorModel(append(old, m))
 			default:
-				d.Errors = network.Chain{d.Errors, m}
+				d.SetErrorModel(network.Chain{old, m})
 			}
 		}
 	}
 	if p := l.DelayProcess; p != nil {
 		for _, d := range directions(p.Direction, ab, ba) {
-			d.DelayProc = newDelayProcess(net, p, l.Delay, "delay/"+d.Name)
+			d.SetDelayProcess(newDelayProcess(net, p, l.Delay, "delay/"+d.Name))
 		}
 	}
 }
@@ -180,7 +180,7 @@ func newQueue(net *network.Net, q *QueueSpec, name string, bandwidth float64) ne
 		}
 		return m
 	}
-	return &network.DropTail{LimitPackets: q.Limit, LimitBytes: int(q.LimitBytes)}
+	return network.NewDropTail(q.Limit, int(q.LimitBytes))
 }
 
 func newErrorModel(net *network.Net, s *LossSpec, stream string) network.ErrorModel {

@@ -47,11 +47,11 @@ func dumbbell(t testing.TB, seed uint64, cfg Config, em network.ErrorModel) (*ne
 	t.Helper()
 	n := network.New(seed)
 	s, r1, r2, d := n.AddNode("S"), n.AddNode("R1"), n.AddNode("R2"), n.AddNode("D")
-	q := func() network.Queue { return &network.DropTail{LimitPackets: 50} }
+	q := func() network.Queue { return network.NewDropTail(50, 0) }
 	n.Connect("access", s, r1, network.LinkConfig{Bandwidth: 100e6, Delay: 6 * sim.Millisecond}, q)
 	n.Connect("bottleneck", r1, r2, network.LinkConfig{Bandwidth: 2e6, Delay: 50 * sim.Millisecond}, q)
 	ab, _ := n.Connect("lossy", r2, d, network.LinkConfig{Bandwidth: 9e6, Delay: sim.Millisecond}, q)
-	ab.Errors = em
+	ab.SetErrorModel(em)
 	n.ComputeRoutes()
 	f, err := NewFlow(n, 0, "f", cfg, s, d)
 	if err != nil {
@@ -91,9 +91,9 @@ func TestCleanPathDeliversLineRate(t *testing.T) {
 func dumbbellN(t testing.TB, seed uint64, nflows int, bw float64, p float64, mk func() Config, stagger sim.Time) (*network.Net, []*Flow) {
 	n := network.New(seed)
 	r1, r2 := n.AddNode("R1"), n.AddNode("R2")
-	q := func() network.Queue { return &network.DropTail{LimitPackets: 50} }
+	q := func() network.Queue { return network.NewDropTail(50, 0) }
 	ab, _ := n.Connect("bn", r1, r2, network.LinkConfig{Bandwidth: bw, Delay: 50 * sim.Millisecond}, q)
-	ab.Errors = &bernoulli{p: p, r: sim.Stream(seed, "loss")}
+	ab.SetErrorModel(&bernoulli{p: p, r: sim.Stream(seed, "loss")})
 	var fl []*Flow
 	var ss, ds []*network.Node
 	for i := 0; i < nflows; i++ {

@@ -43,11 +43,11 @@ func TestInvariantsUnderRandomLoss(t *testing.T) {
 					}
 					n := network.New(seed)
 					a, b, c := n.AddNode("a"), n.AddNode("b"), n.AddNode("c")
-					q := func() network.Queue { return &network.DropTail{LimitPackets: 20} }
+					q := func() network.Queue { return network.NewDropTail(20, 0) }
 					n.Connect("l1", a, b, network.LinkConfig{Bandwidth: 10e6, Delay: 5 * sim.Millisecond}, q)
 					ab, ba := n.Connect("l2", b, c, network.LinkConfig{Bandwidth: 2e6, Delay: 20 * sim.Millisecond}, q)
-					ab.Errors = &lossyBoth{p, sim.Stream(seed, "fwd")}
-					ba.Errors = &lossyBoth{p / 2, sim.Stream(seed, "rev")}
+					ab.SetErrorModel(&lossyBoth{p, sim.Stream(seed, "fwd")})
+					ba.SetErrorModel(&lossyBoth{p / 2, sim.Stream(seed, "rev")})
 					n.ComputeRoutes()
 					f, err := NewFlow(n, 0, "f", cfg, a, c)
 					if err != nil {
@@ -104,7 +104,7 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 			empty, dataSeen := 0, false // the handshake's pure ACK precedes the data
 			n.OnDrop(func(*network.Packet, network.DropCause, *network.Link) {})
 			for _, l := range n.Links {
-				l.Tracer = tracerFunc(func(ev byte, l *network.Link, p *network.Packet, _ sim.Time) {
+				l.SetTracer(tracerFunc(func(ev byte, l *network.Link, p *network.Packet, _ sim.Time) {
 					if ev != '+' || l.From != f.Src || p.Src != f.Src.ID {
 						return
 					}
@@ -113,7 +113,7 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 					} else if dataSeen {
 						empty++
 					}
-				})
+				}))
 			}
 			n.Run(60 * sim.Second)
 			if full == 0 {

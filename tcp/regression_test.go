@@ -24,7 +24,7 @@ func TestKeptWindowStaysFinite(t *testing.T) {
 			n := network.New(1)
 			a, b := n.AddNode("A"), n.AddNode("B")
 			n.Connect("l", a, b, network.LinkConfig{Bandwidth: 2e6, Delay: 10 * sim.Millisecond},
-				func() network.Queue { return &network.DropTail{LimitPackets: 50} })
+				func() network.Queue { return network.NewDropTail(50, 0) })
 			n.ComputeRoutes()
 			f, err := NewFlow(n, 0, "f", cfg, a, b)
 			if err != nil {
@@ -50,7 +50,7 @@ func TestStoppedFlowCountsItsActiveTimeOnly(t *testing.T) {
 	n := network.New(1)
 	a, b := n.AddNode("A"), n.AddNode("B")
 	n.Connect("l", a, b, network.LinkConfig{Bandwidth: 64e3, Delay: 10 * sim.Millisecond},
-		func() network.Queue { return &network.DropTail{LimitPackets: 50} })
+		func() network.Queue { return network.NewDropTail(50, 0) })
 	n.ComputeRoutes()
 	f, err := NewFlow(n, 0, "f", ns2Config(t, "newreno", 1000, 20), a, b)
 	if err != nil {
@@ -85,9 +85,9 @@ func TestFRTOWithNoNewDataFallsBackToGoBackN(t *testing.T) {
 	}
 	net := network.New(1)
 	a, b := net.AddNode("A"), net.AddNode("B")
-	q := func() network.Queue { return &network.DropTail{LimitPackets: 100} }
+	q := func() network.Queue { return network.NewDropTail(100, 0) }
 	ab, _ := net.Connect("ab", a, b, network.LinkConfig{Bandwidth: 10e6, Delay: 10 * sim.Millisecond}, q)
-	ab.Errors = drop
+	ab.SetErrorModel(drop)
 	net.ComputeRoutes()
 	f, err := NewFlow(net, 0, "f", cfg, a, b)
 	if err != nil {
@@ -115,7 +115,7 @@ func TestIdleRestartResetsCwnd(t *testing.T) {
 		cfg.Growth.IdleRestart = restart
 		net := network.New(1)
 		a, b := net.AddNode("A"), net.AddNode("B")
-		q := func() network.Queue { return &network.DropTail{LimitPackets: 1000} }
+		q := func() network.Queue { return network.NewDropTail(1000, 0) }
 		net.Connect("ab", a, b, network.LinkConfig{Bandwidth: 100e6, Delay: 10 * sim.Millisecond}, q)
 		net.ComputeRoutes()
 		f, err := NewFlow(net, 0, "f", cfg, a, b)

@@ -58,7 +58,7 @@ func adminrtoPath(t *testing.T, policy string, min sim.Time, n int64) (*network.
 	cfg.Timer.Spurious = SpuriousNone
 	net := network.New(1)
 	a, b := net.AddNode("A"), net.AddNode("B")
-	q := func() network.Queue { return &network.DropTail{LimitPackets: 100} }
+	q := func() network.Queue { return network.NewDropTail(100, 0) }
 	net.Connect("ab", a, b, network.LinkConfig{Bandwidth: 100e6, Delay: 5 * sim.Millisecond}, q)
 	net.ComputeRoutes()
 	f, err := NewFlow(net, 0, "f", cfg, a, b)

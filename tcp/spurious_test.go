@@ -31,10 +31,10 @@ func TestSpuriousTimeoutDetection(t *testing.T) {
 			n, f := dumbbell(t, 1, cfg, nil)
 			for _, l := range n.Links {
 				if l.From.Name == "R1" && l.To.Name == "R2" {
-					l.DelayProc = &network.Schedule{Initial: 50 * sim.Millisecond, Steps: []network.Step{
+					l.SetDelayProcess(&network.Schedule{Initial: 50 * sim.Millisecond, Steps: []network.Step{
 						{At: 10 * sim.Second, Delay: 1500 * sim.Millisecond},
 						{At: 13 * sim.Second, Delay: 50 * sim.Millisecond},
-					}}
+					}})
 				}
 			}
 			n.Run(30 * sim.Second)

@@ -34,12 +34,12 @@ func (t Tee) Trace(ev byte, l *network.Link, p *network.Packet, now sim.Time) {
 
 // Attach adds tr to link l, keeping any tracer already there.
 func Attach(l *network.Link, tr network.LinkTracer) {
-	switch old := l.Tracer.(type) {
+	switch old := l.Tracer().(type) {
 	case nil:
-		l.Tracer = tr
+		l.SetTracer(tr)
 	case Tee:
-		l.Tracer = append(old, tr)
+		l.SetTracer(append(old, tr))
 	default:
-		l.Tracer = Tee{old, tr}
+		l.SetTracer(Tee{old, tr})
 	}
 }

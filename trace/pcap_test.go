@@ -54,10 +54,10 @@ func lossyRun(t *testing.T, d sim.Time, pcapPath string) *recorder {
 	t.Helper()
 	net := network.New(7)
 	s, r, dst := net.AddNode("S"), net.AddNode("R"), net.AddNode("D")
-	dropTail := func() network.Queue { return &network.DropTail{LimitPackets: 50} }
+	dropTail := func() network.Queue { return network.NewDropTail(50, 0) }
 	net.Connect("access", s, r, network.LinkConfig{Bandwidth: 10e6, Delay: 10 * sim.Millisecond}, dropTail)
 	rd, dr := net.Connect("lossy", r, dst, network.LinkConfig{Bandwidth: 2e6, Delay: 20 * sim.Millisecond}, dropTail)
-	rd.Errors = network.NewBernoulli(0.03, net.Stream("errors"))
+	rd.SetErrorModel(network.NewBernoulli(0.03, net.Stream("errors")))
 	net.ComputeRoutes()
 	cfg, err := tcp.Profile("linux") // SACK, timestamps, 3-way handshake
 	if err != nil {

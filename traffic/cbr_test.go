@@ -13,7 +13,7 @@ import (
 func dumbbell(bottleneck float64) (n *network.Net, src, dst *network.Node, bl *network.Link) {
 	n = network.New(1)
 	src, r, dst := n.AddNode("src"), n.AddNode("r"), n.AddNode("dst")
-	dt := func() network.Queue { return &network.DropTail{LimitPackets: 50} }
+	dt := func() network.Queue { return network.NewDropTail(50, 0) }
 	n.Connect("access", src, r, network.LinkConfig{Bandwidth: 100e6, Delay: sim.Millisecond}, dt)
 	bl, _ = n.Connect("bottleneck", r, dst, network.LinkConfig{Bandwidth: bottleneck, Delay: 10 * sim.Millisecond}, dt)
 	n.ComputeRoutes()
@@ -149,7 +149,7 @@ func TestOnOffSendsItsDutyCycle(t *testing.T) {
 	}{{sim.Second, sim.Second, 1.4}, {500 * sim.Millisecond, 1500 * sim.Millisecond, 1.9}} {
 		net := network.New(1)
 		a, b := net.AddNode("a"), net.AddNode("b")
-		net.Connect("l", a, b, network.LinkConfig{Bandwidth: 100e6, Delay: sim.Millisecond}, func() network.Queue { return &network.DropTail{LimitPackets: 1000} })
+		net.Connect("l", a, b, network.LinkConfig{Bandwidth: 100e6, Delay: sim.Millisecond}, func() network.Queue { return network.NewDropTail(1000, 0) })
 		net.ComputeRoutes()
 		c := NewCBR(net, 0, a, b, 1e6, 1000)
 		if err := c.SetOnOff(tc.on, tc.off, tc.shape, net.Stream("onoff")); err != nil {

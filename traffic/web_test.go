@@ -32,7 +32,7 @@ func TestWebObjectSizesHaveTheirMean(t *testing.T) {
 func TestWebSessionAlternatesPagesAndThinking(t *testing.T) {
 	net := network.New(1)
 	a, b := net.AddNode("S"), net.AddNode("C")
-	q := func() network.Queue { return &network.DropTail{LimitPackets: 1000} }
+	q := func() network.Queue { return network.NewDropTail(1000, 0) }
 	net.Connect("l", a, b, network.LinkConfig{Bandwidth: 10e6, Delay: 25 * sim.Millisecond}, q)
 	net.ComputeRoutes()
 	cfg, err := tcp.Profile("linux")

@@ -145,7 +145,7 @@ func (c *Channel) Radios() []*Radio { return c.radios }
 func (c *Channel) Attach(nd *network.Node, x, y float64) *Radio {
 	r := &Radio{ch: c, Node: nd, X: x, Y: y, idx: len(c.radios), rng: c.net.Stream("wifi/" + nd.Name),
 		cw: c.cfg.CWMin, ifs: difs, lastSeq: map[int]uint32{},
-		Queue: &network.DropTail{LimitPackets: c.cfg.QueueLimit}}
+		Queue: network.NewDropTail(c.cfg.QueueLimit, 0)}
 	r.detect.Init(c.net.Sched, r.onDetect)
 	r.txDone.Init(c.net.Sched, r.onTxDone)
 	r.wait.Init(c.net.Sched, r.onTimeout)
