@@ -136,7 +136,7 @@ func TestSplitDeliversEveryByteOnceInOrder(t *testing.T) {
 					})
 					tm.Arm(1500 * sim.Millisecond)
 				}
-				size := 600 * int64(c.flow.Cfg.Segments.MSS)
+				size := 600 * int64(c.flow.Config().Segments.MSS)
 				done := func() bool { return c.flow.Result(c.net.Now()).CompletionSeconds > 0 }
 				for end := 50 * sim.Second; end <= 3000*sim.Second && !done(); end += 50 * sim.Second {
 					c.net.Run(end)
@@ -156,7 +156,7 @@ func TestSplitDeliversEveryByteOnceInOrder(t *testing.T) {
 				if tc.flip && a.Stats.Unsplits == 0 {
 					t.Errorf("flipped %d times but never unsplit", flips)
 				}
-				bound := a.cfg.Buffer + 2*int64(c.flow.Cfg.Segments.MSS)
+				bound := a.cfg.Buffer + 2*int64(c.flow.Config().Segments.MSS)
 				if a.Stats.BufferMax > bound {
 					t.Errorf("buffer reached %d bytes, bound %d", a.Stats.BufferMax, bound)
 				}

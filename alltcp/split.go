@@ -68,7 +68,7 @@ const connBytes = int(unsafe.Sizeof(conn{}))
 
 func newConn(a *Agent, f *tcp.Flow) *conn {
 	snd, rcv := f.Ports()
-	c := &conn{a: a, f: f, mss: int64(f.Cfg.Segments.MSS), dataPort: rcv, ackPort: snd}
+	c := &conn{a: a, f: f, mss: int64(f.Config().Segments.MSS), dataPort: rcv, ackPort: snd}
 	c.holdTm.Init(a.net.Sched, c.release)
 	return c
 }
@@ -184,7 +184,7 @@ func (c *conn) decide() {
 // arm starts a split at the highest byte forwarded so far.
 func (c *conn) arm() {
 	a := c.a
-	cfg := c.f.Cfg
+	cfg := *c.f.Config()              // a copy: the flow's own is shared
 	cfg.Open.Mode = tcp.HandshakeNone // the connection is open: the agent joins it
 	up, err := tcp.NewFlow(a.net, a.newID(), c.f.Name+"/up", cfg, c.f.Src, a.node)
 	if err != nil {
@@ -207,7 +207,7 @@ func (c *conn) arm() {
 // everything below s, and acknowledges the source for what the agent holds.
 func (c *conn) startSplit() {
 	a := c.a
-	cfg := c.f.Cfg
+	cfg := *c.f.Config() // a copy: the flow's own is shared
 	cfg.Open.Mode = tcp.HandshakeNone
 	down, err := tcp.NewFlow(a.net, a.newID(), c.f.Name+"/down", cfg, a.node, c.f.Dst)
 	if err != nil {
@@ -403,9 +403,9 @@ func (c *conn) noteGamma() {
 func (c *conn) expectedBuffer() float64 {
 	var yi float64
 	if cw := float64(c.inBytes); cw > 0 {
-		eta := float64(max(c.f.Cfg.Acks.DelAckCount, 1))
+		eta := float64(max(c.f.Config().Acks.DelAckCount, 1))
 		yi = cw + cw/eta
-		if w := float64(int64(c.f.Cfg.Segments.Window) * c.mss); w > 0 && yi > w {
+		if w := float64(int64(c.f.Config().Segments.Window) * c.mss); w > 0 && yi > w {
 			yi = w
 		}
 	}

@@ -99,13 +99,13 @@ func Attach(net *network.Net, f *tcp.Flow, cfg Config) (*Layer, error) {
 	if cfg.Window == 0 {
 		cfg.Window = MaxWindow
 	}
-	if f.Cfg.Recovery.SACK {
+	if f.Config().Recovery.SACK {
 		return nil, fmt.Errorf("coding: SACK must be off (the coding layer acknowledges packets seen, not byte ranges)")
 	}
-	if f.Cfg.TS.Enabled {
+	if f.Config().TS.Enabled {
 		return nil, fmt.Errorf("coding: timestamps must be off (the coding layer's acknowledgements carry none)")
 	}
-	mss := int(f.Cfg.Segments.MSS)
+	mss := int(f.Config().Segments.MSS)
 	enc, err := NewEncoder(cfg.Redundancy, mss, cfg.Window, net.Stream(fmt.Sprintf("coding/%d", f.ID)))
 	if err != nil {
 		return nil, fmt.Errorf("coding: %w", err)
@@ -206,7 +206,7 @@ func (r receiverSide) Receive(q *network.Packet) {
 	a.Flow, a.Src, a.Dst, a.Port, a.Proto = q.Flow, q.Dst, q.Src, l.encPort, network.TCP
 	a.Flags = network.FlagACK
 	a.Ack = l.f.DataStart() + l.dec.Seen()*l.mss
-	a.Size = int32(l.f.Cfg.Segments.HeaderBytes)
+	a.Size = int32(l.f.Config().Segments.HeaderBytes)
 	l.net.Free(q)
 	l.f.Dst.Send(a)
 }
@@ -271,7 +271,7 @@ func (l *Layer) sampleCwnd() {
 		l.cwndArea += l.cwndLast * float64(now-l.cwndAt)
 	}
 	w := l.f.Snd.Cwnd / l.f.Snd.MSS
-	if cap := float64(l.f.Cfg.Segments.Window); cap > 0 {
+	if cap := float64(l.f.Config().Segments.Window); cap > 0 {
 		w = min(w, cap) // the window the sender can use (the model's CWmax)
 	}
 	l.cwndAt, l.cwndLast = now, w

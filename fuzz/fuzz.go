@@ -152,7 +152,7 @@ func runChecked(name string, src []byte, b scenario.Budget) (out []byte, events 
 	var broken []string
 	for _, f := range run.TCPFlows() {
 		f := f
-		mss := float64(f.Cfg.Segments.MSS)
+		mss := float64(f.Config().Segments.MSS)
 		lastUna := int64(-1)
 		f.SetAckProbe(func(p *tcp.Sample) {
 			if len(broken) > 3 {

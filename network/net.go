@@ -37,6 +37,8 @@ type Net struct {
 	dist      []int64
 	done      []bool
 	queue     nodeQueue
+
+	shared map[any]any // Shared
 }
 
 // New makes an empty network whose random streams derive from seed.
@@ -49,6 +51,21 @@ func (n *Net) Now() sim.Time { return n.Sched.Now() }
 
 // Stream is the random stream of the named component.
 func (n *Net) Stream(name string) *rand.Rand { return sim.Stream(n.Seed, name) }
+
+// Shared returns what the layers above keep in the network under key,
+// made by mk on first use: state that objects of one run share, such as
+// the TCP configurations its flows have in common.
+func (n *Net) Shared(key any, mk func() any) any {
+	v, ok := n.shared[key]
+	if !ok {
+		if n.shared == nil {
+			n.shared = map[any]any{}
+		}
+		v = mk()
+		n.shared[key] = v
+	}
+	return v
+}
 
 // Alloc takes a zeroed packet from the pool and gives it a fresh ID.
 func (n *Net) Alloc() *Packet {

@@ -149,7 +149,7 @@ func attachPacketTraces(s *Scenario, net *network.Net, flows []source, ch *wirel
 			f.Src = n.ID
 		}
 		if t := tcpOf(src); t != nil {
-			f.MSS = t.Cfg.Segments.MSS
+			f.MSS = t.Config().Segments.MSS
 		}
 		info = append(info, f)
 	}

@@ -26,8 +26,10 @@ type Flow struct {
 	Snd             *Sender
 	Rcv             *Receiver
 
-	Name    string
-	Cfg     Config
+	Name string
+	// cfg is shared with the flows made before it with an equal
+	// configuration (see shareConfig).
+	cfg     *Config
 	start   sim.Time
 	stop    sim.Time
 	started bool
@@ -42,6 +44,10 @@ type Flow struct {
 	stopTm                        sim.Timer
 	drained                       func(now sim.Time) // OnDrained
 }
+
+// Config is the flow's configuration. It is shared with other flows of
+// the network: read it, do not change it.
+func (f *Flow) Config() *Config { return f.cfg }
 
 // toReceiver sends a packet of the sender's.
 func (f *Flow) toReceiver(p *network.Packet) {
@@ -72,7 +78,7 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 	if spec.recovery == "sack" {
 		cfg.Recovery.SACK = true // variant sack is NewReno with RFC 6675: SACK on at both ends
 	}
-	f := &Flow{ID: id, Name: name, Cfg: cfg, Src: src, Dst: dst, srcID: src.ID, dstID: dst.ID, net: net, stop: sim.Never}
+	f := &Flow{ID: id, Name: name, cfg: shareConfig(net, &cfg), Src: src, Dst: dst, srcID: src.ID, dstID: dst.ID, net: net, stop: sim.Never}
 	cc, err := spec.make(cfg.Params)
 	if err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
@@ -168,7 +174,7 @@ func (f *Flow) complete(now sim.Time) {
 }
 
 // tsNow is the timestamp clock (RFC 7323 §5.4), in ticks of TSTick.
-func (f *Flow) tsNow() int64 { return int64(f.net.Now()/f.Cfg.TS.Tick) + 1 }
+func (f *Flow) tsNow() int64 { return int64(f.net.Now()/f.cfg.TS.Tick) + 1 }
 
 func (f *Flow) noteDrop(p *network.Packet, cause network.DropCause, _ *network.Link) {
 	f.dropCause[cause]++
@@ -186,7 +192,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 	}
 	active := (end - f.start).Seconds()
 	r := metrics.Flow{
-		ID: f.Name, Variant: f.Cfg.VariantImpl(), Transport: "tcp",
+		ID: f.Name, Variant: f.cfg.VariantImpl(), Transport: "tcp",
 		Src: f.Src.Name, Dst: f.Dst.Name,
 		StartSeconds: f.start.Seconds(), StopSeconds: end.Seconds(),
 		DeliveredBytes:                  f.Rcv.Delivered,
@@ -202,7 +208,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		RTOMinCostSeconds:               s.stats.minCost.Seconds(),
 		Dropped:                         map[string]int64{},
 	}
-	if f.Cfg.Recovery.SACK && f.Cfg.VariantImpl() != "sack" {
+	if f.cfg.Recovery.SACK && f.cfg.VariantImpl() != "sack" {
 		r.Variant += "+sack"
 	}
 	delivered, sent := f.Rcv.Delivered, s.stats.sentBytes

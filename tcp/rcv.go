@@ -51,7 +51,7 @@ type rcvBlock struct {
 }
 
 func newReceiver(f *Flow) *Receiver {
-	r := &Receiver{f: f, net: f.net, cfg: &f.Cfg}
+	r := &Receiver{f: f, net: f.net, cfg: f.cfg}
 	r.delack.Init(f.net.Sched, r.onDelAck)
 	return r
 }

@@ -122,7 +122,7 @@ func TestAdMINRTONoSpuriousTimeoutFromADelayedACK(t *testing.T) {
 				net, f := adminrtoPath(t, c.policy, c.min, n)
 				net.Run(5 * sim.Second)
 				r := f.Result(net.Now())
-				if r.DeliveredBytes != n*int64(f.Cfg.Segments.MSS) {
+				if r.DeliveredBytes != n*int64(f.Config().Segments.MSS) {
 					t.Fatalf("%d segments: delivered %d bytes", n, r.DeliveredBytes)
 				}
 				if got := r.SpuriousTimeouts > 0; got != c.wantSpurious {

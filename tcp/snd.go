@@ -107,7 +107,7 @@ type senderStats struct {
 }
 
 func newSender(f *Flow, cc Variant, recovery string) *Sender {
-	c := &f.Cfg
+	c := f.cfg
 	s := &Sender{f: f, net: f.net, cfg: c, cc: cc, mss: int64(c.Segments.MSS), mssDiv: newSegDivisor(uint64(c.Segments.MSS))}
 	s.sendCC, _ = cc.(SendObserver)
 	s.synSize, s.dataHeader = s.headerSize(), s.headerSize()
