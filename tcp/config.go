@@ -241,9 +241,11 @@ func ProfileNames() []string { return slices.Sorted(maps.Keys(profiles)) }
 // DefaultProfile is the profile a flow uses when the scenario names none.
 const DefaultProfile = "ns2"
 
-// recentConfigs are the last configurations flows of one network were made
-// with, newest last.
+// recentConfigs are the last configurations (up to recentShared) flows of
+// one network were made with, newest last.
 type recentConfigs struct{ cfgs []*Config }
+
+const recentShared = 8
 
 // sharedConfigs is the key of a network's recentConfigs (Net.Shared).
 type sharedConfigs struct{}
@@ -257,13 +259,13 @@ type sharedConfigs struct{}
 // configuration once its flow is made.
 func shareConfig(net *network.Net, c *Config) *Config {
 	r := net.Shared(sharedConfigs{}, func() any { return &recentConfigs{} }).(*recentConfigs)
-	for i := len(r.cfgs) - 1; i >= max(0, len(r.cfgs)-8); i-- {
+	for i := len(r.cfgs) - 1; i >= 0; i-- {
 		if r.cfgs[i].equal(c) {
 			return r.cfgs[i]
 		}
 	}
 	cp := *c
-	if len(r.cfgs) == 8 {
+	if len(r.cfgs) == recentShared {
 		r.cfgs = append(r.cfgs[:0], r.cfgs[1:]...)
 	}
 	r.cfgs = append(r.cfgs, &cp)
