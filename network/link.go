@@ -36,6 +36,12 @@ type LinkTracer interface {
 	Trace(event byte, l *Link, p *Packet, now sim.Time)
 }
 
+// TraceFunc adapts a function to LinkTracer.
+type TraceFunc func(event byte, l *Link, p *Packet, now sim.Time)
+
+// Trace implements LinkTracer.
+func (f TraceFunc) Trace(event byte, l *Link, p *Packet, now sim.Time) { f(event, l, p, now) }
+
 // LinkStats counts what crossed one direction of a link.
 type LinkStats struct {
 	TxPackets, TxBytes int64 // transmissions started

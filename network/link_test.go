@@ -254,17 +254,12 @@ func TestAnIdleLinkSkipsOnlyAQueueThatWouldTakeThePacket(t *testing.T) {
 	}
 }
 
-// tracerFunc adapts a function to LinkTracer.
-type tracerFunc func(ev byte, l *Link, p *Packet, now sim.Time)
-
-func (f tracerFunc) Trace(ev byte, l *Link, p *Packet, now sim.Time) { f(ev, l, p, now) }
-
 // The hooks are read through flags the setters keep: setting a hook makes
 // the link use it, clearing it (nil) makes the link stop.
 func TestALinksHooksFollowTheirSetters(t *testing.T) {
 	n, a, b, ab, r := pair(8e6, sim.Millisecond, 0)
 	var events []byte
-	ab.SetTracer(tracerFunc(func(ev byte, _ *Link, _ *Packet, _ sim.Time) { events = append(events, ev) }))
+	ab.SetTracer(TraceFunc(func(ev byte, _ *Link, _ *Packet, _ sim.Time) { events = append(events, ev) }))
 	ab.SetErrorModel(NewDropList(2))
 	ab.SetDelayProcess(&Schedule{Initial: 5 * sim.Millisecond})
 	for range 2 {

@@ -104,7 +104,7 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 			empty, dataSeen := 0, false // the handshake's pure ACK precedes the data
 			n.OnDrop(func(*network.Packet, network.DropCause, *network.Link) {})
 			for _, l := range n.Links {
-				l.SetTracer(tracerFunc(func(ev byte, l *network.Link, p *network.Packet, _ sim.Time) {
+				l.SetTracer(network.TraceFunc(func(ev byte, l *network.Link, p *network.Packet, _ sim.Time) {
 					if ev != '+' || l.From != f.Src || p.Src != f.Src.ID {
 						return
 					}
@@ -124,12 +124,6 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 			}
 		})
 	}
-}
-
-type tracerFunc func(byte, *network.Link, *network.Packet, sim.Time)
-
-func (f tracerFunc) Trace(ev byte, l *network.Link, p *network.Packet, now sim.Time) {
-	f(ev, l, p, now)
 }
 
 // ns-3.37 defect 2: without SACK, after the first RTO every new ACK made
