@@ -9,6 +9,8 @@ package report
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -60,7 +62,10 @@ func Write(dir string, pages []Page, meta Meta) ([]string, error) {
 		return nil, err
 	}
 	var wrote []string
-	var rows []indexRow
+	rows, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range pages {
 		v, err := viewOf(dir, p, meta)
 		if err != nil {
@@ -71,14 +76,68 @@ func Write(dir string, pages []Page, meta Meta) ([]string, error) {
 			return wrote, err
 		}
 		wrote = append(wrote, path)
-		rows = append(rows, v.row())
+		rows = keep(rows, v.row())
+	}
+	if err := writeManifest(dir, rows); err != nil {
+		return wrote, err
 	}
 	path := filepath.Join(dir, "index.html")
-	if err := render(path, "index", indexView{Style: template.CSS(styleCSS), Meta: meta,
-		Papers: groupByPaper(rows), Total: tally(rows)}); err != nil {
+	iv := indexView{Style: template.CSS(styleCSS), Meta: meta, Papers: groupByPaper(rows)}
+	for _, r := range rows {
+		if r.Preview != "" {
+			iv.Previews++
+			continue
+		}
+		iv.Total.add(r.Count)
+	}
+	if err := render(path, "index", iv); err != nil {
 		return wrote, err
 	}
 	return append(wrote, path), nil
+}
+
+// manifest is the index's rows kept beside it, so that a report of one
+// entry into a folder that holds others keeps them on the index.
+const manifest = "index.json"
+
+func readManifest(dir string) ([]indexRow, error) {
+	b, err := os.ReadFile(filepath.Join(dir, manifest))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rows []indexRow
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w (remove it to start the index afresh)", filepath.Join(dir, manifest), err)
+	}
+	return rows, nil
+}
+
+func writeManifest(dir string, rows []indexRow) error {
+	b, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, manifest), append(b, '\n'), 0o644)
+}
+
+// keep puts r among rows, in place of an older row of the same entry,
+// else in name order within its paper.
+func keep(rows []indexRow, r indexRow) []indexRow {
+	if i := slices.IndexFunc(rows, func(o indexRow) bool { return o.Name == r.Name }); i >= 0 {
+		rows[i] = r
+		return rows
+	}
+	rows = append(rows, r)
+	slices.SortStableFunc(rows, func(a, b indexRow) int {
+		if c := strings.Compare(a.Paper, b.Paper); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return rows
 }
 
 func render(path, name string, v any) error {
@@ -100,6 +159,14 @@ type pageView struct {
 	Scenario string // the base scenario's text
 	ScenFile string
 	Count    counts
+	Paper    []claimRow // the paper's claims
+	Own      []claimRow // tcplab's model and sanity checks
+}
+
+// claimRow is a claim as a table row shows it.
+type claimRow struct {
+	repro.Claim
+	KindName string
 }
 
 type figure struct {
@@ -109,28 +176,42 @@ type figure struct {
 
 type link struct{ Name, Href string }
 
-// counts tallies verdicts.
-type counts struct{ Confirmed, Refuted, Depends, Claims int }
+// counts tallies paper claims by verdict, and tcplab's own checks apart.
+type counts struct {
+	repro.Tally
+	Claims int // paper claims
+}
 
 func countOf(cs []repro.Claim) counts {
 	var n counts
-	for _, c := range cs {
-		switch c.Verdict {
-		case repro.Confirmed:
-			n.Confirmed++
-		case repro.Refuted:
-			n.Refuted++
-		case repro.Depends:
-			n.Depends++
-		}
-	}
-	n.Claims = len(cs)
+	n.Tally.Add(cs)
+	n.Claims = n.Tally.Claims()
 	return n
+}
+
+func (n *counts) add(o counts) {
+	n.Confirmed += o.Confirmed
+	n.Refuted += o.Refuted
+	n.Depends += o.Depends
+	n.Inconclusive += o.Inconclusive
+	n.Models += o.Models
+	n.ModelsFailed += o.ModelsFailed
+	n.Sanity += o.Sanity
+	n.SanityFailed += o.SanityFailed
+	n.Claims += o.Claims
 }
 
 func viewOf(dir string, p Page, meta Meta) (pageView, error) {
 	v := pageView{Page: p, Style: template.CSS(styleCSS), Meta: meta, Sweep: strings.TrimSpace(p.Entry.Sweep),
 		Count: countOf(p.Outcome.Claims)}
+	for _, c := range p.Outcome.Claims {
+		r := claimRow{Claim: c, KindName: c.Kind.String()}
+		if c.Kind == repro.PaperClaim {
+			v.Paper = append(v.Paper, r)
+		} else {
+			v.Own = append(v.Own, r)
+		}
+	}
 	for _, f := range p.Outcome.Figures {
 		if !strings.EqualFold(filepath.Ext(f), ".svg") {
 			continue
@@ -175,17 +256,20 @@ func inlineSVG(b []byte) (template.HTML, error) {
 	return template.HTML(b[i:]), nil
 }
 
-// indexRow is one entry on the index.
+// indexRow is one entry on the index (and in its manifest).
 type indexRow struct {
 	Name, Paper, Title, Source string
 	Count                      counts
 	Runs, Ran                  int
 	Wall                       time.Duration
+	// Preview is the reduced form's banner: such a row's verdicts are
+	// shown but not counted.
+	Preview string `json:",omitempty"`
 }
 
 func (v pageView) row() indexRow {
 	return indexRow{Name: v.Entry.Name, Paper: v.Entry.Paper, Title: v.Entry.Title, Source: v.Entry.Source,
-		Count: v.Count, Runs: v.Runs, Ran: v.Ran, Wall: v.Wall}
+		Count: v.Count, Runs: v.Runs, Ran: v.Ran, Wall: v.Wall, Preview: v.Outcome.Preview}
 }
 
 type paperGroup struct {
@@ -195,10 +279,11 @@ type paperGroup struct {
 }
 
 type indexView struct {
-	Style  template.CSS
-	Meta   Meta
-	Papers []paperGroup
-	Total  counts
+	Style    template.CSS
+	Meta     Meta
+	Papers   []paperGroup
+	Total    counts // of the full entries only
+	Previews int    // entries shown from the reduced form, not counted
 }
 
 func groupByPaper(rows []indexRow) []paperGroup {
@@ -212,18 +297,11 @@ func groupByPaper(rows []indexRow) []paperGroup {
 		gs[i].Rows = append(gs[i].Rows, r)
 	}
 	for i := range gs {
-		gs[i].Count = tally(gs[i].Rows)
+		for _, r := range gs[i].Rows {
+			if r.Preview == "" {
+				gs[i].Count.add(r.Count)
+			}
+		}
 	}
 	return gs
-}
-
-func tally(rows []indexRow) counts {
-	var n counts
-	for _, r := range rows {
-		n.Confirmed += r.Count.Confirmed
-		n.Refuted += r.Count.Refuted
-		n.Depends += r.Count.Depends
-		n.Claims += r.Count.Claims
-	}
-	return n
 }

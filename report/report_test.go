@@ -53,8 +53,11 @@ func TestEveryPageShowsEachClaimFigureAndWorkingLinks(t *testing.T) {
 		if !strings.Contains(string(index), `href="`+p.Entry.Name+`.html"`) {
 			t.Errorf("index does not link %s", p.Entry.Name)
 		}
-		if got, want := strings.Count(page, `<span class="verdict v-`), len(p.Outcome.Claims)+3; got != want {
-			t.Errorf("%s: %d verdict badges, want %d (3 in the tally)", p.Entry.Name, got, want)
+		if got, want := strings.Count(page, `<span class="verdict v-`), len(p.Outcome.Claims)+4; got != want {
+			t.Errorf("%s: %d verdict badges, want %d (4 in the tally)", p.Entry.Name, got, want)
+		}
+		if !strings.Contains(page, `<p class="preview" id="preview">reduced: `) || !strings.Contains(page, "a preview, not a verdict") {
+			t.Errorf("%s: the reduced form's page does not say it is a preview", p.Entry.Name)
 		}
 		if got, want := strings.Count(page, "<svg"), len(p.Outcome.Figures); got != want || got == 0 {
 			t.Errorf("%s: %d inline figures, want %d", p.Entry.Name, got, want)
@@ -70,5 +73,41 @@ func TestEveryPageShowsEachClaimFigureAndWorkingLinks(t *testing.T) {
 		if !strings.Contains(page, "tcplab repro "+p.Entry.Name) || !strings.Contains(page, "examples/") {
 			t.Errorf("%s: the command or the scenario is missing", p.Entry.Name)
 		}
+	}
+}
+
+func TestAReducedReportSaysPreviewAndCountsNothing(t *testing.T) {
+	dir := t.TempDir()
+	pages(t, dir, "adminrto-congestion")
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := string(b)
+	for _, want := range []string{"0 paper claims checked", "1 of the entries below are reduced: a preview, not a verdict", "a preview, not a verdict"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index lacks %q", want)
+		}
+	}
+}
+
+func TestReportingOneEntryKeepsTheOthersOnTheIndex(t *testing.T) {
+	dir := t.TempDir()
+	pages(t, dir, "adminrto-congestion")
+	pages(t, dir, "abouzeid-fig5")
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"adminrto-congestion", "abouzeid-fig5"} {
+		if !strings.Contains(string(b), `href="`+n+`.html"`) {
+			t.Errorf("index lost %s", n)
+		}
+	}
+	// Reporting it again replaces its row rather than adding one.
+	pages(t, dir, "abouzeid-fig5")
+	b, _ = os.ReadFile(filepath.Join(dir, "index.html"))
+	if n := strings.Count(string(b), `href="abouzeid-fig5.html"`); n != 1 {
+		t.Errorf("abouzeid-fig5 on the index %d times", n)
 	}
 }

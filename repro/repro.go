@@ -36,6 +36,21 @@ type Entry struct {
 	// Report reads the finished store and writes the figure and CSV
 	// into dir; it returns the claims set beside the measurement.
 	Report func(c *Context) (*Outcome, error)
+	// Deterministic: the runs have no random input (a delay schedule, no
+	// loss), so the sweep runs one replication and the page says so
+	// instead of showing ten copies of one run as "± 0".
+	Deterministic bool
+	// Setup lists every setting where tcplab's runs differ from or add
+	// to the paper's text, each with its reason: the page's setup diff.
+	Setup []Deviation
+}
+
+// Deviation is one line of an entry's setup diff.
+type Deviation struct {
+	Setting string // "window", "wireless loss direction"
+	Paper   string // what the paper says ("32 packets", "not stated")
+	Tcplab  string // what the runs use
+	Why     string // the paper silent, a simulator difference, a choice tested in a sensitivity entry
 }
 
 // Context is what a report works with.
@@ -58,6 +73,12 @@ type Outcome struct {
 	// Scenario is the sweep's base scenario file, set by Run ("" for an
 	// entry without a sweep), so that reports can show what was run.
 	Scenario string
+	// Preview is set by Run for the reduced form: "reduced: 3 seeds ×
+	// 20 s — a preview, not a verdict". Its verdicts are not counted.
+	Preview string
+	// Notes are what Run found about the sweep itself: a swept variable
+	// with no effect, deterministic runs.
+	Notes []string
 }
 
 // Verdict is what the measurement says of a claim.
@@ -68,18 +89,40 @@ const (
 	Confirmed Verdict = "confirmed"
 	Refuted   Verdict = "refuted"
 	// Depends: the claim holds under some setting the paper leaves out
-	// and not under another; Claim.Reason names the setting.
+	// and not under another; Claim.Reason names each value and its
+	// verdict. A setting the paper states is never a reason for Depends:
+	// the claim is decided there, and other values are sensitivity lines.
 	Depends Verdict = "depends"
+	// Inconclusive: too few events or runs to decide, an equivalence
+	// test that can neither accept nor reject, or a swept variable that
+	// had no effect.
+	Inconclusive Verdict = "inconclusive"
 )
 
-// Claim is one statement of a paper set beside what tcplab measured.
+// Claim is one statement of a paper (or one of tcplab's own checks) set
+// beside what tcplab measured.
 type Claim struct {
+	Kind     Kind    // paper claim, model check or sanity check
 	Figure   string  // where the paper makes it: "Fig. 11a", "Table 2", "§5.3"
 	Text     string  // the claim, in a sentence
 	Paper    string  // the paper's figure for it, as printed ("+40% over NewJersey")
 	Measured string  // tcplab's, with its spread: "+13% (95% CI 9-17%), 10 seeds"
 	Verdict  Verdict //
-	Reason   string  // why the verdict; for Depends, the setting and both outcomes
+	// Test names the test that decided the verdict and its numbers
+	// ("Welch t = -2.24, df 12.0, p = 0.045; ..."): the Why a referee
+	// reads.
+	Test string
+	// Reason is the mechanism tcplab's runs point to, an explanation and
+	// not the evidence; for Depends, each value of the setting and its
+	// verdict.
+	Reason string
+	// Sensitivity lines: the claim under values the paper does not state
+	// ("holds if w_m = 13").
+	Sensitivity []string
+	// CrossCheck is the same comparison in an independent simulator
+	// ("ns-3.37: NewReno 516 ± 9 kbit/s (tcplab 517 ± 7)"), set for
+	// refuted paper claims; "tcplab only" where none could be run.
+	CrossCheck string
 }
 
 var registry = map[string]*Entry{}
@@ -185,6 +228,9 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	c := &Context{Entry: e, Dir: dir, Root: root, Short: o.Short, Sets: sets}
 	if e.Sweep == "" {
 		out, err := e.Report(c)
+		if err == nil && o.Short {
+			out.Preview = "reduced: shorter runs — a preview, not a verdict"
+		}
 		return out, &experiment.Report{}, err
 	}
 	// The sweep's scenario path is relative to the root: parse it as if
@@ -195,6 +241,9 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	}
 	if o.Short {
 		sw.Replications = min(sw.Replications, ShortReplications)
+	}
+	if e.Deterministic {
+		sw.Replications = 1
 	}
 	dbPath := filepath.Join(dir, e.Name+".db")
 	st, err := store.Open(dbPath)
@@ -227,6 +276,20 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	}
 	out.Files = append([]string{dbPath}, out.Files...)
 	out.Scenario = sw.Scenario
+	runs, err := st.Runs()
+	if err != nil {
+		return nil, rep, err
+	}
+	settle(out, inertAxes(sw, runs))
+	switch {
+	case e.Deterministic:
+		out.Notes = append(out.Notes, deterministic)
+	case sw.Replications > 1 && sameAcrossReplications(runs):
+		out.Notes = append(out.Notes, fmt.Sprintf("every one of the %d replications gave the same run: the sweep has no random input, and its intervals of 0 are not a spread", sw.Replications))
+	}
+	if o.Short {
+		out.Preview = fmt.Sprintf("reduced: %d seeds × %g s — a preview, not a verdict", sw.Replications, runSeconds(c))
+	}
 	return out, rep, nil
 }
 

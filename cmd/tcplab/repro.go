@@ -39,14 +39,29 @@ it stopped when run again. 'tcplab repro list' lists them.`,
 		}
 		w := cmd.OutOrStdout()
 		var all []repro.Claim
+		var tally repro.Tally
+		preview := ""
 		err = reproFlags.each(entries, reproFlags.out, len(entries) > 1, func(e *repro.Entry, out *repro.Outcome, rep *experiment.Report) {
 			fmt.Fprintf(w, "== %s: %s\n%s\n\n", e.Name, e.Title, e.Source)
-			fmt.Fprintf(w, "Claim:    %s\n\nMeasured (%d runs, %d now):\n", e.Claim, rep.Jobs, rep.Ran)
+			if out.Preview != "" {
+				fmt.Fprintf(w, "** %s **\n\n", out.Preview)
+				preview = out.Preview
+			}
+			fmt.Fprintf(w, "Claim:    %s\n\n", e.Claim)
+			if e.Sweep != "" {
+				fmt.Fprintf(w, "Measured (%d runs, %d now):\n", rep.Jobs, rep.Ran)
+			} else {
+				fmt.Fprintln(w, "Computed (no sweep):")
+			}
 			for _, l := range out.Measured {
 				fmt.Fprintln(w, "  "+l)
 			}
+			for _, n := range out.Notes {
+				fmt.Fprintln(w, "  note: "+n)
+			}
 			writeClaims(w, out.Claims)
 			all = append(all, out.Claims...)
+			tally.Add(out.Claims)
 			fmt.Fprintf(w, "\nWrote: %s\n\n", strings.Join(out.Files, ", "))
 		})
 		if err != nil {
@@ -55,6 +70,11 @@ it stopped when run again. 'tcplab repro list' lists them.`,
 		if len(entries) > 1 {
 			fmt.Fprintf(w, "== Summary: %s, %d entries\n", args[0], len(entries))
 			writeClaims(w, all)
+		}
+		if preview != "" {
+			fmt.Fprintf(w, "\n%s: %s (not counted)\n", preview, tally)
+		} else {
+			fmt.Fprintf(w, "\n%s\n", tally)
 		}
 		return nil
 	},
@@ -118,12 +138,25 @@ func (o *reproOptions) command(e *repro.Entry) string {
 	return strings.Join(words, " ")
 }
 
-// writeClaims prints claim | paper | tcplab | verdict | why, one block a
-// claim.
+// writeClaims prints claim | paper | tcplab | verdict | test, one block a
+// claim; tcplab's own checks say what kind they are.
 func writeClaims(w io.Writer, cs []repro.Claim) {
 	for _, c := range cs {
-		fmt.Fprintf(w, "\n  [%s] %s: %s\n    paper:  %s\n    tcplab: %s\n    why:    %s\n",
-			strings.ToUpper(string(c.Verdict)), c.Figure, c.Text, c.Paper, c.Measured, c.Reason)
+		kind := ""
+		if c.Kind != repro.PaperClaim {
+			kind = " (" + c.Kind.String() + ")"
+		}
+		fmt.Fprintf(w, "\n  [%s]%s %s: %s\n    paper:  %s\n    tcplab: %s\n    test:   %s\n",
+			strings.ToUpper(string(c.Verdict)), kind, c.Figure, c.Text, c.Paper, c.Measured, c.Test)
+		if c.Reason != "" {
+			fmt.Fprintf(w, "    why:    %s\n", c.Reason)
+		}
+		for _, s := range c.Sensitivity {
+			fmt.Fprintf(w, "    beyond the paper's settings: %s\n", s)
+		}
+		if c.CrossCheck != "" {
+			fmt.Fprintf(w, "    cross-check: %s\n", c.CrossCheck)
+		}
 	}
 }
 
