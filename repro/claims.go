@@ -191,8 +191,8 @@ const deterministic = "deterministic: one run (no random input; every seed gives
 // the numbers an index or a summary prints.
 type Tally struct {
 	Confirmed, Refuted, Depends, Inconclusive int // paper claims
-	Models, ModelsFailed                        int // model checks, and of them not confirmed
-	Sanity, SanityFailed                        int // sanity checks, likewise
+	Models, ModelsFailed                      int // model checks, and of them not confirmed
+	Sanity, SanityFailed                      int // sanity checks, likewise
 }
 
 // Add counts cs into t.
