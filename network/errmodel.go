@@ -146,10 +146,24 @@ func (d *DropList) Drop(*Packet, sim.Time) DropCause {
 // retransmissions, otherwise every retransmission. It reads ground truth
 // (p.Retx, p.FastRetx), which is fine for an error model: it is the world,
 // not a protocol.
+//
+// P is a probability per retransmission, or with PerPacket a share of
+// every packet the model sees: each packet arms a loss with probability P
+// and an armed loss falls on the next retransmission to pass. T-DLRP
+// (§5.3-5.4) states its "retransmission loss rate" as a rate of 0.01-0.6%
+// set through Qualnet's error model's up and down times, that is of the
+// hop's packets; a probability of 0.01% per fast retransmission would
+// touch none of a run's ~200 (docs/tdlrp.md).
 type Targeted struct {
-	P        float64
-	FastOnly bool
-	Rand     *rand.Rand
+	P         float64
+	FastOnly  bool
+	PerPacket bool
+	// Cause is what a loss counts as (RetxLoss when zero); AQMDrop makes
+	// it a retransmission lost to congestion at a router, as T-DLRP's
+	// Fig. 16 imposes.
+	Cause DropCause
+	Rand  *rand.Rand
+	armed int // PerPacket: losses drawn and not yet fallen
 }
 
 // NewTargeted loses retransmissions (only fast ones if fastOnly) with
@@ -161,10 +175,27 @@ func NewTargeted(p float64, fastOnly bool, r *rand.Rand) *Targeted {
 // Drop implements ErrorModel.
 func (t *Targeted) Drop(p *Packet, _ sim.Time) DropCause {
 	hit := p.FastRetx || (!t.FastOnly && p.Retx)
+	if t.PerPacket {
+		if t.P > 0 && t.Rand.Float64() < t.P {
+			t.armed++
+		}
+		if !hit || t.armed == 0 {
+			return NotDropped
+		}
+		t.armed--
+		return t.cause()
+	}
 	if hit && t.P > 0 && t.Rand.Float64() < t.P {
-		return RetxLoss
+		return t.cause()
 	}
 	return NotDropped
+}
+
+func (t *Targeted) cause() DropCause {
+	if t.Cause == NotDropped {
+		return RetxLoss
+	}
+	return t.Cause
 }
 
 // FilterKind says which packets a Filter passes to its inner model.

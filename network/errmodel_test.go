@@ -263,3 +263,42 @@ func TestErrorModelOnLinkCountsChannelErrors(t *testing.T) {
 		t.Fatalf("stats %+v", ab.Stats)
 	}
 }
+
+func TestTargetedPerPacketLosesAShareOfAllPacketsOnRetransmissions(t *testing.T) {
+	// One fast retransmission every 50 packets, a 0.1% rate of all
+	// packets: about 100 of the 100 000 packets' draws hit, and each
+	// hit falls on the next fast retransmission, none on another packet.
+	const n, p, every = 100_000, 0.001, 50
+	for _, tc := range []struct {
+		name  string
+		cause DropCause
+		want  DropCause
+	}{
+		{"as a wireless loss", NotDropped, RetxLoss},
+		{"as congestion", AQMDrop, AQMDrop},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewTargeted(p, true, sim.Stream(9, "targeted"))
+			m.PerPacket, m.Cause = true, tc.cause
+			lost := 0
+			for i := range n {
+				pkt := &Packet{Size: 1040, Payload: 1000}
+				if i%every == every-1 {
+					pkt.Retx, pkt.FastRetx = true, true
+				}
+				switch c := m.Drop(pkt, 0); {
+				case c == NotDropped:
+				case c != tc.want:
+					t.Fatalf("cause %v, want %v", c, tc.want)
+				case !pkt.FastRetx:
+					t.Fatal("a packet other than a fast retransmission lost")
+				default:
+					lost++
+				}
+			}
+			if !within(lost, n, p, 4) {
+				t.Fatalf("%d lost of %d packets, want about %v", lost, n, p*n)
+			}
+		})
+	}
+}

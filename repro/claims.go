@@ -50,58 +50,67 @@ func constant(c float64) stats.Sample { return stats.Sample{N: math.MaxInt32, Me
 // otherwise (or with fewer than stats.MinRuns runs a side). The test's
 // text names the numbers, scaled by scale into unit.
 func above(a, b stats.Sample, scale float64, unit string) (Verdict, string) {
-	d := stats.Welch(a, b)
-	return aboveOf(d, d.P), d.Text(scale, unit)
+	c := means("", a, b, scale, unit)
+	return directionOf(c, c.p), "Welch's t-test: " + c.text
 }
 
-func aboveOf(d stats.Difference, p float64) Verdict {
-	switch {
-	case !d.Decided() || math.IsNaN(p):
-		return Inconclusive
-	case p < stats.Alpha && d.Diff > 0:
-		return Confirmed
-	case p < stats.Alpha && d.Diff < 0:
-		return Refuted
-	}
-	return Inconclusive
-}
-
-// comparison is one of several in a claim, named for the reason line.
+// comparison is one of several in a claim: where it is, the difference
+// found, its p-value, whether it rests on enough runs or events, and the
+// test's text.
 type comparison struct {
-	where string
-	d     stats.Difference
+	where   string
+	diff, p float64
+	decided bool
+	text    string
+}
+
+// means compares two means by Welch's test.
+func means(where string, a, b stats.Sample, scale float64, unit string) comparison {
+	d := stats.Welch(a, b)
+	return comparison{where: where, diff: d.Diff, p: d.P, decided: d.Decided(), text: d.Text(scale, unit)}
+}
+
+// shares compares two proportions by the two-proportion test.
+func shares(where string, a, b stats.Proportion) comparison {
+	t := stats.CompareProportions(a, b)
+	return comparison{where: where, diff: a.P - b.P, p: t.P, decided: t.Decided(),
+		text: fmt.Sprintf("%s against %s, %s", a.Text(), b.Text(), t.Text())}
 }
 
 // aboveEverywhere decides "a is above b at every point" from several
 // comparisons, Holm-corrected: confirmed when every one is significantly
 // above, refuted when any is significantly below, inconclusive otherwise.
-func aboveEverywhere(cs []comparison, scale float64, unit string) (Verdict, string) {
+func aboveEverywhere(cs []comparison) (Verdict, string) {
 	if len(cs) == 0 {
 		return Inconclusive, "no point to compare"
 	}
 	ps := make([]float64, len(cs))
 	for i, c := range cs {
-		ps[i] = c.d.P
+		ps[i] = c.p
 	}
 	adj := stats.Holm(ps)
 	var up, down, flat []string
 	for i, c := range cs {
-		switch aboveOf(c.d, adj[i]) {
+		switch v := directionOf(c, adj[i]); v {
 		case Confirmed:
 			up = append(up, c.where)
 		case Refuted:
-			down = append(down, fmt.Sprintf("%s (%s, Holm p = %s)", c.where, c.d.Text(scale, unit), stats.PText(adj[i])))
+			down = append(down, fmt.Sprintf("%s (%s, Holm p = %s)", c.where, c.text, stats.PText(adj[i])))
 		default:
-			flat = append(flat, c.where)
+			why := ""
+			if !c.decided {
+				why = ": too few runs or events"
+			}
+			flat = append(flat, c.where+why)
 		}
 	}
-	text := fmt.Sprintf("Welch's t-test at %d comparisons, Holm-corrected: significantly above at %d, below at %d, not significant at %d",
+	text := fmt.Sprintf("%d comparisons, Holm-corrected: significantly above at %d, below at %d, neither at %d",
 		len(cs), len(up), len(down), len(flat))
 	if len(down) > 0 {
 		text += "; below: " + strings.Join(down, "; ")
 	}
 	if len(flat) > 0 {
-		text += "; not significant: " + strings.Join(flat, ", ")
+		text += "; neither: " + strings.Join(flat, ", ")
 	}
 	switch {
 	case len(down) > 0:
@@ -110,6 +119,18 @@ func aboveEverywhere(cs []comparison, scale float64, unit string) (Verdict, stri
 		return Confirmed, text
 	}
 	return Inconclusive, text
+}
+
+func directionOf(c comparison, p float64) Verdict {
+	switch {
+	case !c.decided || math.IsNaN(p):
+		return Inconclusive
+	case p < stats.Alpha && c.diff > 0:
+		return Confirmed
+	case p < stats.Alpha && c.diff < 0:
+		return Refuted
+	}
+	return Inconclusive
 }
 
 // equivalent decides "a and b do not differ" (within ±margin, a share of
@@ -233,4 +254,110 @@ func (t Tally) Claims() int { return t.Confirmed + t.Refuted + t.Depends + t.Inc
 func (t Tally) String() string {
 	return fmt.Sprintf("paper claims: %d confirmed, %d refuted, %d depends, %d inconclusive; model checks: %d (%d not confirmed); sanity checks: %d (%d failed)",
 		t.Confirmed, t.Refuted, t.Depends, t.Inconclusive, t.Models, t.ModelsFailed, t.Sanity, t.SanityFailed)
+}
+
+// across decides claims checked under several values of a setting (the
+// same claims, in the same order, under each value in order). stated
+// tells the values the paper states, or is consistent with: the claim is
+// decided there alone, and the other values become sensitivity lines
+// ("holds if w_m = 13"). Among the stated values, decided verdicts that
+// agree stand; verdicts that disagree make the claim Depends, naming each
+// value and its verdict (the paper leaves the setting out). A value that
+// produced no claim (no data) is named as such and never counted as
+// agreeing.
+func across(per map[string][]Claim, order []string, axis string, stated func(string) bool) []Claim {
+	var have []string
+	for _, s := range order {
+		if len(per[s]) > 0 {
+			have = append(have, s)
+		}
+	}
+	if len(have) == 0 {
+		return nil
+	}
+	var missing []string
+	for _, s := range order {
+		if len(per[s]) == 0 {
+			missing = append(missing, s)
+		}
+	}
+	var out []Claim
+	for i, c := range per[have[0]] {
+		var in, beyond []string
+		for _, s := range have {
+			if stated == nil || stated(s) {
+				in = append(in, s)
+			} else {
+				beyond = append(beyond, s)
+			}
+		}
+		c.Sensitivity = nil
+		var meas []string
+		for _, s := range have {
+			meas = append(meas, s+": "+per[s][i].Measured)
+		}
+		c.Measured = strings.Join(meas, "; ")
+		if len(in) == 0 {
+			c.Verdict, c.Test = Inconclusive, fmt.Sprintf("no data at the paper's %s", axis)
+		} else {
+			decided := map[Verdict][]string{}
+			var tests, reasons []string
+			for _, s := range in {
+				o := per[s][i]
+				if o.Verdict != Inconclusive {
+					decided[o.Verdict] = append(decided[o.Verdict], s)
+				}
+				tests = append(tests, s+": "+string(o.Verdict)+" ("+o.Test+")")
+				if o.Reason != "" {
+					reasons = append(reasons, s+": "+o.Reason)
+				}
+			}
+			switch {
+			case len(in) == 1:
+				o := per[in[0]][i]
+				c.Verdict, c.Test, c.Reason = o.Verdict, axis+" "+in[0]+" (the paper's): "+o.Test, o.Reason
+			case len(decided) == 0:
+				c.Verdict, c.Test = Inconclusive, strings.Join(tests, "; ")
+			case len(decided) == 1:
+				for v := range decided {
+					c.Verdict = v
+				}
+				c.Test = fmt.Sprintf("the same under each %s the paper leaves open: %s", axis, strings.Join(tests, "; "))
+				c.Reason = strings.Join(reasons, "; ")
+			default:
+				c.Verdict = Depends
+				c.Test = fmt.Sprintf("depends on the %s, which the paper leaves out: %s", axis, strings.Join(tests, "; "))
+				c.Reason = strings.Join(reasons, "; ")
+			}
+		}
+		for _, s := range beyond {
+			o := per[s][i]
+			line := fmt.Sprintf("%s %s: %s (%s)", axis, s, o.Verdict, o.Measured)
+			if o.Verdict == Confirmed && c.Verdict != Confirmed {
+				line = fmt.Sprintf("holds if %s = %s (%s)", axis, s, o.Measured)
+			}
+			c.Sensitivity = append(c.Sensitivity, line)
+		}
+		for _, s := range missing {
+			c.Sensitivity = append(c.Sensitivity, fmt.Sprintf("%s %s: no data (nothing to score)", axis, s))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// everywhereClaim is a claim that holds at every one of n points unless
+// misses lists some: "highest at 3 of 5 points", confirmed only without a
+// miss, the reason naming the misses. It compares point values with a
+// stated tolerance, no interval: for model checks and the like.
+func everywhereClaim(fig, text, paper, what, unit string, n int, misses []string, missPrefix, allReason string) Claim {
+	c := Claim{Figure: fig, Text: text, Paper: paper,
+		Measured: fmt.Sprintf("%s at %d of %d %s", what, n-len(misses), n, unit), Verdict: verdictOf(len(misses) == 0),
+		Test: fmt.Sprintf("%s at every one of %d %s (a point-by-point count against the stated tolerance)", what, n, unit)}
+	if len(misses) > 0 {
+		c.Reason = missPrefix + strings.Join(misses, "; ")
+	} else {
+		c.Reason = allReason
+	}
+	return c
 }

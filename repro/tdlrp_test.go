@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tcplab/tcplab/store"
@@ -39,7 +40,7 @@ func TestPaperEntriesStateEveryClaimShort(t *testing.T) {
 				t.Fatal("no claims")
 			}
 			for _, c := range out.Claims {
-				if c.Verdict != Confirmed && c.Verdict != Refuted && c.Verdict != Depends || c.Measured == "" || c.Reason == "" {
+				if c.Verdict == "" || c.Measured == "" || c.Test == "" {
 					t.Errorf("incomplete claim %+v", c)
 				}
 			}
@@ -132,28 +133,33 @@ func TestPerRunStatistics(t *testing.T) {
 	}
 }
 
-func TestMergeSettingsSaysDependsWhenSettingsDisagree(t *testing.T) {
+func TestAcrossDecidesAtThePapersSettingAndSaysDependsOnlyForWhatItLeavesOut(t *testing.T) {
 	claim := func(v Verdict, m string) []Claim {
-		return []Claim{{Text: "x", Verdict: v, Measured: m, Reason: string(v)}}
+		return []Claim{{Text: "x", Verdict: v, Measured: m, Test: "t-" + string(v)}}
 	}
+	order := []string{"w32-wq0.002", "w32-wq1", "w128-wq1"}
 	cases := []struct {
-		name string
-		per  map[string][]Claim
-		want Verdict
+		name        string
+		per         map[string][]Claim
+		want        Verdict
+		sensitivity string // a line that must be there
 	}{
-		{"both confirm", map[string][]Claim{"w32": claim(Confirmed, "a"), "w128-wq1": claim(Confirmed, "b")}, Confirmed},
-		{"both refute", map[string][]Claim{"w32": claim(Refuted, "a"), "w128-wq1": claim(Refuted, "b")}, Refuted},
-		{"they disagree", map[string][]Claim{"w32": claim(Refuted, "a"), "w128-wq1": claim(Confirmed, "b")}, Depends},
-		{"one setting only", map[string][]Claim{"w128-wq1": claim(Refuted, "b")}, Refuted},
+		{"the stated settings agree", map[string][]Claim{"w32-wq0.002": claim(Refuted, "a"), "w32-wq1": claim(Refuted, "b"), "w128-wq1": claim(Confirmed, "c")}, Refuted, "holds if window = w128-wq1 (c)"},
+		{"the unstated averaging disagrees", map[string][]Claim{"w32-wq0.002": claim(Refuted, "a"), "w32-wq1": claim(Confirmed, "b"), "w128-wq1": claim(Confirmed, "c")}, Depends, ""},
+		{"an inconclusive one does not make it depend", map[string][]Claim{"w32-wq0.002": claim(Inconclusive, "a"), "w32-wq1": claim(Confirmed, "b")}, Confirmed, "window w128-wq1: no data"},
+		{"a value beyond the paper never decides", map[string][]Claim{"w128-wq1": claim(Confirmed, "c")}, Inconclusive, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := mergeSettings(c.per, []string{"w32", "w128-wq1"})
+			got := across(c.per, order, "window", tdlrpStated)
 			if len(got) != 1 || got[0].Verdict != c.want {
 				t.Fatalf("got %+v, want one claim %s", got, c.want)
 			}
-			if c.want == Depends && got[0].Measured != "w32: a; w128-wq1: b" {
-				t.Errorf("measured %q", got[0].Measured)
+			if c.sensitivity != "" && !strings.Contains(strings.Join(got[0].Sensitivity, "|"), c.sensitivity) {
+				t.Errorf("sensitivity %q lacks %q", got[0].Sensitivity, c.sensitivity)
+			}
+			if strings.Contains(got[0].Test, "the same under") && len(c.per) < len(order) && strings.Contains(got[0].Test, "w128") {
+				t.Errorf("a setting without data said to agree: %s", got[0].Test)
 			}
 		})
 	}

@@ -197,7 +197,12 @@ func newErrorModel(net *network.Net, s *LossSpec, stream string) network.ErrorMo
 	case "droplist":
 		m = network.NewDropList(append([]int64(nil), s.Positions...)...)
 	case "targeted":
-		m = network.NewTargeted(float64(s.Rate), s.FastOnly, net.Stream(stream))
+		t := network.NewTargeted(float64(s.Rate), s.FastOnly, net.Stream(stream))
+		t.PerPacket = s.RateOf == "packets"
+		if s.Cause == "congestion" {
+			t.Cause = network.AQMDrop
+		}
+		m = t
 	default:
 		panic("scenario: unchecked loss model " + s.Model)
 	}

@@ -77,6 +77,8 @@ type LossSpec struct {
 	LossDown  Fraction `yaml:"loss_down"` // onoff: loss probability when down, default 1
 	Positions []int64  `yaml:"positions"` // droplist: 1-based packet positions, ascending
 	FastOnly  bool     `yaml:"fast_only"` // targeted: only fast retransmissions
+	RateOf    string   `yaml:"rate_of"`   // targeted: retransmissions (default) or packets
+	Cause     string   `yaml:"cause"`     // targeted: wireless (default, retx_loss) or congestion (aqm_drop)
 	origin
 }
 
@@ -85,7 +87,7 @@ var lossParams = map[string][]string{
 	"bit_error": {"ber"},
 	"onoff":     {"mean_up", "mean_down", "loss_up", "loss_down"},
 	"droplist":  {"positions"},
-	"targeted":  {"rate", "fast_only"},
+	"targeted":  {"rate", "fast_only", "rate_of", "cause"},
 }
 
 // lossRequired lists the keys a model cannot do without.
@@ -309,6 +311,21 @@ func (s *LossSpec) check(r *reporter, extra ...string) {
 		}
 		if !s.has("loss_down") {
 			s.LossDown = 1
+		}
+	case "targeted":
+		switch s.RateOf {
+		case "":
+			s.RateOf = "retransmissions"
+		case "retransmissions", "packets":
+		default:
+			r.at(s.lineOf("rate_of"), s.field("rate_of"), "unknown rate_of %q (want retransmissions or packets)", s.RateOf)
+		}
+		switch s.Cause {
+		case "":
+			s.Cause = "wireless"
+		case "wireless", "congestion":
+		default:
+			r.at(s.lineOf("cause"), s.field("cause"), "unknown cause %q (want wireless or congestion)", s.Cause)
 		}
 	case "droplist":
 		for i, p := range s.Positions {

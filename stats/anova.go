@@ -79,5 +79,14 @@ func EffectOf(groups [][]float64) Effect {
 }
 
 // None reports whether the variable had no effect: identical runs, or
-// no difference of means the analysis of variance can see.
-func (e Effect) None() bool { return e.Identical || !(e.P < Alpha) }
+// no difference of means the analysis of variance can see. With one run
+// a value (no spread to test against) only identity counts.
+func (e Effect) None() bool {
+	if e.Identical {
+		return true
+	}
+	if math.IsNaN(e.P) {
+		return false
+	}
+	return e.P >= Alpha
+}

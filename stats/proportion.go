@@ -80,3 +80,21 @@ func (t TwoProportions) Significant() bool { return t.P < Alpha }
 func (t TwoProportions) Text() string {
 	return fmt.Sprintf("two-proportion z = %.2f, p = %s", t.Z, PText(t.P))
 }
+
+// Ratio is a.P / b.P with its 95% interval by the log method (Katz et al.
+// 1978): ln(a/b) ± z·√(1/a.K - 1/a.N + 1/b.K - 1/b.N). Undefined (NaN)
+// when either count of events is 0.
+type Ratio struct {
+	R, Lo, Hi float64
+}
+
+// RatioOf returns a.P / b.P with its interval.
+func RatioOf(a, b Proportion) Ratio {
+	if a.K == 0 || b.K == 0 || a.N == 0 || b.N == 0 {
+		nan := math.NaN()
+		return Ratio{R: a.P / b.P, Lo: nan, Hi: nan}
+	}
+	r := a.P / b.P
+	se := math.Sqrt(1/float64(a.K) - 1/float64(a.N) + 1/float64(b.K) - 1/float64(b.N))
+	return Ratio{R: r, Lo: r * math.Exp(-z95*se), Hi: r * math.Exp(z95*se)}
+}

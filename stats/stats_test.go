@@ -131,6 +131,8 @@ func TestEffectOfASweptVariable(t *testing.T) {
 		{"identical runs at every value", [][]float64{{502988.8, 490000}, {502988.8, 490000}, {502988.8, 490000}}, true, true, 1},
 		{"a clear effect", [][]float64{{1, 2, 3}, {2, 3, 4}, {5, 6, 7.5}}, false, false, 0.00818896865844728},
 		{"noise only", [][]float64{{1, 5, 3}, {2, 4, 3.5}, {3, 2, 4}}, false, true, math.NaN()},
+		{"one run a value, different", [][]float64{{1}, {2}, {3}}, false, false, math.NaN()},
+		{"one run a value, the same", [][]float64{{2}, {2}, {2}}, true, true, math.NaN()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,5 +164,18 @@ func TestSpearmanTrend(t *testing.T) {
 	near(t, "p", tr.P, 0.002837845926734439, 1e-6)
 	if tr := SpearmanTrend([]float64{1, 2, 3}, []float64{4, 4, 4}); tr.P != 1 {
 		t.Fatalf("constant: p %v", tr.P)
+	}
+}
+
+func TestRatioOfProportions(t *testing.T) {
+	// 30/40 against 15/40: ratio 2, se = sqrt(1/30-1/40+1/15-1/40) = 0.2236,
+	// interval 2·exp(∓1.96·0.2236) = 1.290 to 3.101.
+	r := RatioOf(Wilson(30, 40), Wilson(15, 40))
+	near(t, "ratio", r.R, 2, 1e-12)
+	near(t, "lo", r.Lo, 2*math.Exp(-z95*math.Sqrt(1.0/30-1.0/40+1.0/15-1.0/40)), 1e-12)
+	near(t, "lo by hand", r.Lo, 1.290, 1e-3)
+	near(t, "hi by hand", r.Hi, 3.101, 1e-3)
+	if r := RatioOf(Wilson(0, 10), Wilson(3, 10)); !math.IsNaN(r.Lo) {
+		t.Fatal("no events: an interval")
 	}
 }
