@@ -111,8 +111,9 @@ func alltcpReliability(c *Context, loss bool) (*Outcome, error) {
 	if !simOK {
 		reason = "simulation and model differ: " + strings.Join(far, "; ")
 	}
-	out.Claims = append(out.Claims, Claim{Figure: fig, Text: "the analytical model matches a simulation of the same process",
-		Paper: "MATLAB curves only", Measured: fmt.Sprintf("%d points, %d outside", 12, len(far)), Verdict: verdictOf(simOK), Reason: reason})
+	out.Claims = append(out.Claims, Claim{Kind: ModelCheck, Figure: fig, Text: "the analytical model matches a simulation of the same process",
+		Paper: "MATLAB curves only (the paper claims no simulation of it)", Measured: fmt.Sprintf("%d points, %d outside", 12, len(far)), Verdict: verdictOf(simOK),
+		Test: "each simulated point within the binomial 95% spread of the exact model (routers: within 2%)", Reason: reason})
 	m1, _ := model.AllTCP(model.UniformLoss(alltcpN, alltcpP), alltcpSplit, 6)
 	out.Measured = append(out.Measured, fmt.Sprintf("R = 6: ETET %.4g, SBST %.4g %s (exact); as printed (eqs. 13, 18 leave out a drop at the last router and success at the R-th attempt): %.4g, %.4g",
 		pick(m1.ETET), pick(m1.SBST), what, pick(m1.ETETPaper), pick(m1.SBSTPaper)))
@@ -184,8 +185,9 @@ grid:
 replications: 3
 metrics: [goodput_bps, completion_seconds, run.agent.R2.splits, run.agent.R3.splits]
 `,
-		Short:  []string{"duration=100s"},
-		Report: alltcpThroughputReport,
+		Short:         []string{"duration=100s"},
+		Report:        alltcpThroughputReport,
+		Deterministic: true,
 	})
 }
 
@@ -219,6 +221,8 @@ func alltcpDropsReport(c *Context) (*Outcome, error) {
 	out := &Outcome{}
 	var notLower, e2eFar []string
 	var splitNotes []string
+	var fewer []comparison
+	var splitCmp []equivalencePoint
 	for _, p := range alltcpErrors {
 		x := fmt.Sprintf("%g%%", 100*p)
 		a, ok1 := find(dd, "error", x, "setting", e2e)
@@ -229,6 +233,7 @@ func alltcpDropsReport(c *Context) (*Outcome, error) {
 		if !(b.Mean < a.Mean) {
 			notLower = append(notLower, x)
 		}
+		fewer = append(fewer, means(x, sample(a), sample(b), 1000, " per 1000"))
 		s, _ := find(ds, "error", x, "setting", e2e)
 		want := 1 - math.Pow(1-p, 5)
 		if math.Abs(s.Mean-want) > math.Max(s.CI95, 0.01*want) {
@@ -236,24 +241,31 @@ func alltcpDropsReport(c *Context) (*Outcome, error) {
 		}
 		ideal := math.Pow(1-p, -2) - 1 + math.Pow(1-p, -3) - 1
 		splitNotes = append(splitNotes, fmt.Sprintf("%s: %.3f vs %.3f", x, b.Mean, ideal))
+		splitCmp = append(splitCmp, equivalencePoint{x, sample(b), constant(ideal)})
 		out.Measured = append(out.Measured, fmt.Sprintf("error %s: drops per 1000 packets delivered, end to end %s, ALL-TCP %s (ideal SBST %.0f, ideal ETET %.0f)",
 			x, ciText(a, 1000, ""), ciText(b, 1000, ""), 1000*ideal, 1000*(math.Pow(1-p, -5)-1)))
 	}
-	out.Claims = append(out.Claims, everywhereClaim("Figs. 5-8", "ALL-TCP drops fewer packets than Tahoe for the data it delivers", "always smaller", "drops per packet delivered", "", len(alltcpErrors), notLower, "not at ",
-		"ALL-TCP's drops per delivered packet are below Tahoe's at every error rate: a loss on the second segment is repaired from R2, across three links instead of five"))
+	dv, dtest := aboveEverywhere(fewer)
+	out.Claims = append(out.Claims, Claim{Figure: "Figs. 5-8", Text: "ALL-TCP drops fewer packets than Tahoe for the data it delivers", Paper: "always smaller",
+		Measured: fmt.Sprintf("below at %d of %d error rates (means)", len(alltcpErrors)-len(notLower), len(alltcpErrors)), Verdict: dv,
+		Test:   "Welch's t-test of Tahoe's drops per delivered packet against ALL-TCP's at each error rate, " + dtest,
+		Reason: "a loss on the second segment is repaired from R2, across three links instead of five"})
 	reason := "end to end, drops per packet sent equal 1 − (1 − p)^5 within the 95% interval at every rate: every transmission crosses the five lossy links"
 	if len(e2eFar) > 0 {
 		reason = "outside the interval: " + strings.Join(e2eFar, "; ")
 	}
-	out.Claims = append(out.Claims, Claim{Figure: "Figs. 5-8", Text: "the analytic drop rate matches the simulation (end to end)", Paper: "analytical model matched well with ns-2",
-		Measured: fmt.Sprintf("%d rates, %d outside", len(alltcpErrors), len(e2eFar)), Verdict: verdictOf(len(e2eFar) == 0), Reason: reason})
-	out.Claims = append(out.Claims, Claim{Figure: "Figs. 5-8", Text: "the analytic drop rate matches the simulation (split)", Paper: "analytical model matched well with ns-2",
-		Measured: strings.Join(splitNotes, "; "), Verdict: Depends,
-		Reason: "the SBST model assumes each drop costs one retransmission on its segment; Tahoe's go-back-N after a timeout resends segments that had arrived, so drops per delivered packet exceed the ideal rate by how often timeouts strike (depends on the segment's TCP: its recovery, its window)"})
+	out.Claims = append(out.Claims, Claim{Kind: SanityCheck, Figure: "Figs. 5-8", Text: "end to end, drops per packet sent are 1 − (1 − p)^5", Paper: "(the error model: five lossy links)",
+		Measured: fmt.Sprintf("%d rates, %d outside", len(alltcpErrors), len(e2eFar)), Verdict: verdictOf(len(e2eFar) == 0),
+		Test: "each rate's mean within its 95% interval (or 1%) of 1 − (1 − p)^5: the Bernoulli error model on five links, not the paper", Reason: reason})
+	sv, stest := equivalentEverywhere(splitCmp, 0.10)
+	out.Claims = append(out.Claims, Claim{Figure: "Figs. 5-8", Text: "the analytic drop rate matches the simulation (split, within ±10%)", Paper: "analytical model matched well with ns-2",
+		Measured: strings.Join(splitNotes, "; "), Verdict: sv, Test: "TOST of drops per delivered packet against the ideal SBST rate at each error rate: " + stest,
+		Reason: "the SBST model assumes each drop costs one retransmission on its segment; Tahoe's go-back-N after a timeout resends segments that had arrived, so drops per delivered packet exceed the ideal rate by how often timeouts strike"})
 	hiE, _ := find(gs, "error", "10%", "setting", e2e)
 	hiS, _ := find(gs, "error", "10%", "setting", split)
+	tv, ttest := above(sample(hiS), sample(hiE), 1, "")
 	out.Claims = append(out.Claims, Claim{Figure: "Fig. 11", Text: "ALL-TCP gets higher throughput than Tahoe at link error 0.1",
-		Paper: "higher", Measured: fmt.Sprintf("%s vs %s kbit/s", ciText(hiS, 1, ""), ciText(hiE, 1, "")), Verdict: verdictOf(hiS.Mean > hiE.Mean),
+		Paper: "higher", Measured: fmt.Sprintf("%s vs %s kbit/s", ciText(hiS, 1, ""), ciText(hiE, 1, "")), Verdict: tv, Test: ttest,
 		Reason: "the split halves the path a loss is repaired over and each segment's RTT"})
 	ch := plot.Chart{Title: "ALL-TCP Figs. 5-8: drops per packet delivered vs link error", XLabel: "link error per link (%)", YLabel: "drops per packet delivered",
 		Series:  seriesChart(dd, "error", "setting", 1, 1),
@@ -302,12 +314,12 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 	// three links after R2, 0.8 over two.
 	out.Claims = append(out.Claims,
 		Claim{Figure: "Fig. 9", Text: "ALL-TCP achieves higher throughput than Tahoe", Paper: "about 0.6 vs 0.3 Mbit/s",
-			Measured: fmt.Sprintf("%.3f vs %.3f Mbit/s", one.Mean, e2e.Mean), Verdict: verdictOf(one.Mean > e2e.Mean),
+			Measured: fmt.Sprintf("%.3f vs %.3f Mbit/s", one.Mean, e2e.Mean), Verdict: verdictOf(one.Mean > e2e.Mean), Test: deterministic,
 			Reason: "with the window capped at 20 segments, throughput is 20 segments per RTT: the segment after R2 (three links) has 0.6 of the end-to-end RTT"},
 		Claim{Figure: "Fig. 9", Text: "ALL-TCP finishes 2000 packets sooner", Paper: "shorter",
-			Measured: fmt.Sprintf("%.1f vs %.1f s", t1.Mean, te.Mean), Verdict: verdictOf(t1.Mean < te.Mean), Reason: "follows from the throughput"},
+			Measured: fmt.Sprintf("%.1f vs %.1f s", t1.Mean, te.Mean), Verdict: verdictOf(t1.Mean < te.Mean), Test: deterministic, Reason: "follows from the throughput"},
 		Claim{Figure: "Fig. 10", Text: "two agents do better than one", Paper: "up to 0.9 Mbit/s",
-			Measured: fmt.Sprintf("%.3f vs %.3f Mbit/s, %.1f vs %.1f s", two.Mean, one.Mean, t2.Mean, t1.Mean), Verdict: verdictOf(two.Mean > one.Mean),
+			Measured: fmt.Sprintf("%.3f vs %.3f Mbit/s, %.1f vs %.1f s", two.Mean, one.Mean, t2.Mean, t1.Mean), Verdict: verdictOf(two.Mean > one.Mean), Test: deterministic,
 			Reason: "a second split at R3 leaves segments of two, one and two links: the slowest has 0.4 of the end-to-end RTT"})
 	ch := plot.Chart{Title: "ALL-TCP Figs. 9-10: goodput of 2000 packets, normal state", XLabel: "agents splitting the flow", YLabel: "goodput (Mbit/s)",
 		Caption: fmt.Sprintf("Mean of %d runs, 95%% CI; no link error, Tahoe (window 20), examples/alltcp-chain.yaml.", gs[0].N)}

@@ -361,3 +361,34 @@ func everywhereClaim(fig, text, paper, what, unit string, n int, misses []string
 	}
 	return c
 }
+
+// equivalencePoint is one point of an equivalence claim: a measurement
+// against what it should equal.
+type equivalencePoint struct {
+	where string
+	a, b  stats.Sample
+}
+
+// equivalentEverywhere decides "a equals b within ±margin (a share of
+// b) at every point" by TOST at each: confirmed when every point is
+// equivalent, refuted when any differs significantly beyond the margin,
+// inconclusive otherwise.
+func equivalentEverywhere(ps []equivalencePoint, margin float64) (Verdict, string) {
+	by := map[Verdict]int{}
+	var tests []string
+	for _, p := range ps {
+		v, t := equivalent(p.a, p.b, margin, 1, "")
+		by[v]++
+		tests = append(tests, p.where+": "+string(v)+" ("+t+")")
+	}
+	text := strings.Join(tests, "; ")
+	switch {
+	case len(ps) == 0:
+		return Inconclusive, "no point"
+	case by[Refuted] > 0:
+		return Refuted, text
+	case by[Confirmed] == len(ps):
+		return Confirmed, text
+	}
+	return Inconclusive, text
+}

@@ -240,10 +240,10 @@ func validationReport(c *Context) (*Outcome, error) {
 	out.Claims = []Claim{
 		{Figure: "PFTK Figs. 7-12", Text: "PFTK's full model predicts a bulk NewReno flow's goodput across loss rates",
 			Paper: "within about 10% of measurements", Measured: fmt.Sprintf("worst NewReno point %.1f%% from PFTK, %d seeds a point", 100*worstPFTK, sums[0].N),
-			Verdict: verdict(worstPFTK <= 0.10), Reason: "PFTK given the SRTT and RTO the sender measured, Wm = 32, b = 1"},
+			Verdict: verdict(worstPFTK <= 0.10), Test: "the worst NewReno point's mean against PFTK's prediction, 10% tolerance", Reason: "PFTK given the SRTT and RTO the sender measured, Wm = 32, b = 1"},
 		{Figure: "Mathis et al. §3", Text: "the square-root law overestimates once timeouts dominate",
 			Paper: "valid for p below a few percent", Measured: fmt.Sprintf("Mathis above NewReno by more than 10%% at %d of %d points with p >= 5%%", mathisHigh, highPoints),
-			Verdict: verdict(highPoints > 0 && mathisHigh == highPoints), Reason: "the law has no timeouts; at p >= 5% NewReno spends much of the run in back-off"},
+			Verdict: verdict(highPoints > 0 && mathisHigh == highPoints), Test: "each NewReno mean at p ≥ 5% against the law's prediction: more than 10% below it", Reason: "the law has no timeouts; at p >= 5% NewReno spends much of the run in back-off"},
 	}
 	for _, s := range sums {
 		loss := paramValue(s.Params, lossAxis)
