@@ -70,7 +70,7 @@ func abouzeidD() string {
 func init() {
 	for _, e := range []*Entry{
 		{
-			Name: "abouzeid-fig1-2", Title: "A step of the RTT from 0.2 to 0.3 s at 6 s: a timeout with w_m = 13, none with w_m = 26",
+			Name: "abouzeid-fig1-2", Quoted: []string{"0.2s", "0.3s", "0.2"}, Title: "A step of the RTT from 0.2 to 0.3 s at 6 s: a timeout with w_m = 13, none with w_m = 26",
 			Claim: "The same RTT increase (0.2 → 0.3 s, less than the RTO) causes no timeout with a window of 26 packets (Fig. 1) and one with 13 (Fig. 2).",
 			Sweep: `name: abouzeid-fig1-2
 scenario: examples/abouzeid-step.yaml
@@ -85,7 +85,7 @@ metrics: [timeouts, spurious_timeouts, goodput_bps]
 			Setup:         append([]Deviation{{"timer", "a fine-grained timer with the timestamps option", "RFC 6298 arithmetic, G = 1 ms, minimum 2G; also without timestamps, and ns-2.35's and BSD's timers as sensitivity lines", "the paper names no granularity or minimum"}}, abouzeidSetup...),
 		},
 		{
-			Name: "abouzeid-fig3-4", Title: "A step of the RTT from 0.2 to 0.1 s: a false fast retransmit depends on where in the round it falls",
+			Name: "abouzeid-fig3-4", Quoted: []string{"0.2s", "0.1s"}, Title: "A step of the RTT from 0.2 to 0.1 s: a false fast retransmit depends on where in the round it falls",
 			Claim: "An RTT decrease inside the idle part of a round causes no triple duplicate ACK (at 6.00 s, Fig. 3); inside the busy part it causes one (at 6.07 s, Fig. 4).",
 			Sweep: `name: abouzeid-fig3-4
 scenario: examples/abouzeid-step.yaml
@@ -176,7 +176,7 @@ metrics: [goodput_bps]
 				{"timer", "not stated", "three: fine, ns-2.35's, BSD's 500 ms", "decides nothing alone: the verdict depends on it where they disagree"}}, abouzeidSetup...),
 		},
 		{
-			Name: "abouzeid-fig8", Title: "OldTahoe's goodput vs timer granularity G, minimum RTO 2G (2 Mb/s, h = 10, w_m = 24, p = 0)",
+			Name: "abouzeid-fig8", Quoted: []string{"10"}, Title: "OldTahoe's goodput vs timer granularity G, minimum RTO 2G (2 Mb/s, h = 10, w_m = 24, p = 0)",
 			Claim: "There is an optimum granularity G between the smallest and the largest tried (p = 0; the entry also runs p = 1%).",
 			Sweep: `name: abouzeid-fig8
 scenario: examples/abouzeid.yaml

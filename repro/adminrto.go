@@ -69,7 +69,7 @@ func rttAxis(ms ...int) string {
 func init() {
 	for _, e := range []*Entry{
 		{
-			Name: "adminrto-os-pairs", Title: "Servers' minimum RTO against clients' delayed-ACK timers: spurious timeouts (10 ms RTT, no loss)",
+			Name: "adminrto-os-pairs", Quoted: []string{"10ms"}, Title: "Servers' minimum RTO against clients' delayed-ACK timers: spurious timeouts (10 ms RTT, no loss)",
 			Claim: "Different systems' minimum RTOs and delayed-ACK timers do not fit together: a server whose minimum is below the client's delayed-ACK timer times out spuriously on every odd last segment; AdMINRTO does not.",
 			Sweep: `name: adminrto-os-pairs
 scenario: examples/adminrto.yaml

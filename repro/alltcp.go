@@ -128,6 +128,12 @@ func alltcpReliability(c *Context, loss bool) (*Outcome, error) {
 	return out, nil
 }
 
+// alltcpSetup: what every ALL-TCP simulation adds to §4.2's text.
+var alltcpSetup = []Deviation{
+	{"link error", "'link error instead of congestion', p_i at each of 4 routers; links not named", "every one of the five links (host links included), data packets, forward direction", "the paper does not say which links; five links make 1-(1-p)^5 per transmission, harsher than four routers' 1-(1-p)^4"},
+	{"Tahoe's window and segment", "not stated", "ns-2's defaults: window 20, 1000-byte segments", "the paper ran ns-2"},
+}
+
 // alltcpErrors are the link error rates of Figs. 5-8.
 var alltcpErrors = []float64{0.025, 0.05, 0.075, 0.1}
 
@@ -156,7 +162,7 @@ const alltcpSettings = `  - name: setting
 
 func init() {
 	Register(&Entry{
-		Name: "alltcp-fig5", Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 5-8 and 11",
+		Name: "alltcp-fig5", Quoted: []string{"2000"}, Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 5-8 and 11",
 		Title: "Packets dropped for 2000 packets at link error 2.5-10%: Tahoe end to end vs ALL-TCP (agent at R2), with the analytic drop rates",
 		Claim: "The packet drop probability of ALL-TCP is always smaller than the conventional Tahoe TCP's, as the analytical model says (Figs. 5-8); ALL-TCP gets higher throughput than Tahoe at link error 0.1 (Fig. 11).",
 		Sweep: `name: alltcp-fig5
@@ -168,9 +174,12 @@ metrics: [dropped.channel_error, sent_packets, delivered_bytes, goodput_bps, com
 `,
 		Short:  []string{"duration=600s"},
 		Report: alltcpDropsReport,
+		Setup: append([]Deviation{
+			{"figures", "captions 5-7 at link error 0.05, 0.075, 0.1 (the text's Figs. 6-8; its Fig. 5, 0.025, has no caption)", "2.5, 5, 7.5 and 10%", "the text's four rates"},
+			{"drop probability", "dropped against sent packets", "drops per packet delivered (the verdict), drops per packet sent (a sensitivity line)", "a split flow sends each packet twice, once per segment: per delivered packet compares the cost of the data carried"}}, alltcpSetup...),
 	})
 	Register(&Entry{
-		Name: "alltcp-fig9", Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 9-10 (the text's Figs. 8-9)",
+		Name: "alltcp-fig9", Quoted: []string{"2000"}, Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 8-9 as captioned (the text's Figs. 9-10)",
 		Title: "Throughput of 2000 packets in the normal state (no link error): end to end, one agent, two agents",
 		Claim: "ALL-TCP achieves higher throughput than Tahoe and finishes 2000 packets sooner, because each segment's RTT is shorter; two agents do better still.",
 		Sweep: `name: alltcp-fig9
@@ -188,6 +197,9 @@ metrics: [goodput_bps, completion_seconds, run.agent.R2.splits, run.agent.R3.spl
 		Short:         []string{"duration=100s"},
 		Report:        alltcpThroughputReport,
 		Deterministic: true,
+		Setup: append([]Deviation{
+			{"normal state", "traffic below the agent's minimum threshold", "no link error, the agent forced to split", "the threshold's traffic is not given"},
+			{"second agent", "not placed", "at R3", "the text does not say where"}}, alltcpSetup...),
 	})
 }
 
@@ -246,10 +258,20 @@ func alltcpDropsReport(c *Context) (*Outcome, error) {
 			x, ciText(a, 1000, ""), ciText(b, 1000, ""), 1000*ideal, 1000*(math.Pow(1-p, -5)-1)))
 	}
 	dv, dtest := aboveEverywhere(fewer)
+	var perSentCmp []comparison
+	for _, x := range errorLabels() {
+		a, ok1 := find(ds, "error", x, "setting", e2e)
+		b, ok2 := find(ds, "error", x, "setting", split)
+		if ok1 && ok2 {
+			perSentCmp = append(perSentCmp, means(x, sample(a), sample(b), 1000, " per 1000"))
+		}
+	}
+	sv2, stest2 := aboveEverywhere(perSentCmp)
 	out.Claims = append(out.Claims, Claim{Figure: "Figs. 5-8", Text: "ALL-TCP drops fewer packets than Tahoe for the data it delivers", Paper: "always smaller",
 		Measured: fmt.Sprintf("below at %d of %d error rates (means)", len(alltcpErrors)-len(notLower), len(alltcpErrors)), Verdict: dv,
-		Test:   "Welch's t-test of Tahoe's drops per delivered packet against ALL-TCP's at each error rate, " + dtest,
-		Reason: "a loss on the second segment is repaired from R2, across three links instead of five"})
+		Test:        "Welch's t-test of Tahoe's drops per delivered packet against ALL-TCP's at each error rate, " + dtest,
+		Sensitivity: []string{fmt.Sprintf("per packet sent (the paper's axis: dropped against sent): %s (%s)", sv2, stest2)},
+		Reason:      "a loss on the second segment is repaired from R2, across three links instead of five"})
 	reason := "end to end, drops per packet sent equal 1 − (1 − p)^5 within the 95% interval at every rate: every transmission crosses the five lossy links"
 	if len(e2eFar) > 0 {
 		reason = "outside the interval: " + strings.Join(e2eFar, "; ")
@@ -347,4 +369,13 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// errorLabels are the error cases' labels, as the sweep names them.
+func errorLabels() []string {
+	var out []string
+	for _, p := range alltcpErrors {
+		out = append(out, fmt.Sprintf("%g%%", 100*p))
+	}
+	return out
 }

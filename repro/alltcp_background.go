@@ -37,6 +37,7 @@ metrics: [goodput_bps, pages, page_seconds_mean, sent_packets, dropped.aqm_drop,
 `,
 		Short:  []string{"duration=20s"},
 		Report: alltcpBackgroundReport,
+		Setup:  []Deviation{{"scenario", "none: the paper measures no fairness", "4 long-lived NewReno flows, 10 web users, 40 Pareto on/off UDP sources through a 10 Mbit/s bottleneck", "tcplab's own test of conclusion 4"}},
 	})
 }
 

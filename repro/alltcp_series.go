@@ -125,10 +125,13 @@ func writeSecondFigure(c *Context, out *Outcome, ch plot.Chart, suffix string) e
 
 func init() {
 	Register(&Entry{
-		Name: "alltcp-fig11", Paper: "alltcp", Source: alltcpSource + ", §4.2, Fig. 11 (the text's Figs. 10-11: lead time, throughput at link error 0.1)",
+		Name: "alltcp-fig11", Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 10-11 as captioned (lead time, throughput at link error 0.1; the text calls both Fig. 11)",
 		Title:  "Lead time for the source's window to recover after a reduction, and received throughput in 0.8 s bins at link error 10%: Tahoe end to end vs ALL-TCP",
 		Claim:  "ALL-TCP quickly retrieves the highest congestion window each time it incurs congestion, and always gets higher throughput than Tahoe with link error 0.1.",
 		Report: alltcpFig11Report,
+		Setup: append([]Deviation{
+			{"duration", "0-100 s on the figure's axis", "200 s, 10 seeds", "more reductions to average"},
+			{"lead time", "time to 'retrieve the highest congestion window'", "time until the window is back at its value before each reduction", "the highest value is not defined"}}, alltcpSetup...),
 	})
 }
 

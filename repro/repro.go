@@ -43,6 +43,12 @@ type Entry struct {
 	// Setup lists every setting where tcplab's runs differ from or add
 	// to the paper's text, each with its reason: the page's setup diff.
 	Setup []Deviation
+	// Quoted are the numbers Title and Claim quote from the paper that the
+	// sweep does not set literally, as written: its results ("50%",
+	// "4.963"), or a setting the runs make another way (an RTT of delay and
+	// transmission, a hop count of nodes). Every other number they state
+	// must be a value the sweep runs (a test checks).
+	Quoted []string
 }
 
 // Deviation is one line of an entry's setup diff.

@@ -78,7 +78,7 @@ func tcpncShare() string {
 
 func init() {
 	Register(&Entry{
-		Name: "tcpnc-fig9", Paper: "tcpnc", Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 9",
+		Name: "tcpnc-fig9", Quoted: []string{"6%", "4.963", "1.415"}, Paper: "tcpnc", Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 9",
 		Title: "A TCP-NC flow and a Reno flow sharing the 0.05 Mbit/s tandem at 6% erasure: R = 1.064 vs the model's 1.015",
 		Claim: "With R = 1/(1−p) ≈ 1.064 TCP-NC takes 4.963 times Reno's throughput; with the model's R = 1.015 the ratio falls to 1.415: choosing R by the model improves fairness.",
 		Sweep: `name: tcpnc-fig9
@@ -384,7 +384,7 @@ func init() {
 		fmt.Fprintf(&set, "links.l%d.loss.rate: %.4f%%", l, hop)
 	}
 	Register(&Entry{
-		Name: "tcpnc-fig7e", Paper: "tcpnc", Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 7e",
+		Name: "tcpnc-fig7e", Quoted: []string{"2%"}, Paper: "tcpnc", Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 7e",
 		Title: "TCP-NC acknowledged throughput vs the maximum window CWmax, 2% erasure, R = 1: model against simulation",
 		Claim: "With different maximum window sizes the model's throughput agrees with the simulation (Fig. 7e).",
 		Sweep: `name: tcpnc-fig7e

@@ -77,7 +77,7 @@ var tdlrpSetup = []Deviation{
 func init() {
 	for _, e := range []*Entry{
 		{
-			Name: "tdlrp-fig9-10", Title: "NewReno vs T-DLRP under lost fast retransmissions: timeouts and cwnd",
+			Name: "tdlrp-fig9-10", Quoted: []string{"40", "100s"}, Title: "NewReno vs T-DLRP under lost fast retransmissions: timeouts and cwnd",
 			Claim: "NewReno times out when a fast retransmission is lost (four such timeouts between 40 and 100 s in Fig. 9a); T-DLRP detects the loss, retransmits, and has none (Fig. 10a).",
 			Sweep: `name: tdlrp-fig9-10
 scenario: examples/tdlrp-mixed.yaml
@@ -93,7 +93,7 @@ metrics: [goodput_bps, timeouts, timeouts_after_lost_fast_retransmit, fast_retra
 			Setup:  append([]Deviation{{"loss rates", "not stated for Figs. 9-10", "1% random loss and 1% retransmission loss on the wireless hop", "the rates of Figs. 12a and 14a"}}, tdlrpSetup...),
 		},
 		{
-			Name: "tdlrp-fig11a", Title: "Goodput vs wireless loss rate, seven variants",
+			Name: "tdlrp-fig11a", Quoted: []string{"50%", "20%"}, Title: "Goodput vs wireless loss rate, seven variants",
 			Claim: "T-DLRP has the highest throughput at every loss rate from 1 to 5%; at 5% more than 50% above NewReno and 20% above NewJersey.",
 			Sweep: `name: tdlrp-fig11a
 scenario: examples/tdlrp-mixed.yaml
@@ -129,7 +129,7 @@ metrics: [goodput_bps]
 				{"connections", "1 to 10", "1, 2, 4, 6, 8, 10", "the paper's axis; 3, 5, 7, 9 left out"}}, tdlrpSetup...),
 		},
 		{
-			Name: "tdlrp-fig12a", Title: "Goodput per connection vs 802.11b rate of the last hop, 5 connections, 3% wireless and 1% retransmission loss",
+			Name: "tdlrp-fig12a", Quoted: []string{"70%", "75%", "40%"}, Title: "Goodput per connection vs 802.11b rate of the last hop, 5 connections, 3% wireless and 1% retransmission loss",
 			Claim: "At 11 Mb/s T-DLRP's throughput is 70% above NewReno's, 75% above DAC's and 40% above NewJersey's.",
 			Sweep: `name: tdlrp-fig12a
 scenario: examples/tdlrp-mixed-wifi.yaml
@@ -162,7 +162,7 @@ metrics: [sent_packets, goodput_bps, timeouts]
 			Setup:  append([]Deviation{{"wireless hop", "as Fig. 12a (settings not repeated)", "Fig. 12a's network at 11 Mb/s", "the text presents Figs. 12b-c with Fig. 12a"}}, tdlrpSetup...),
 		},
 		{
-			Name: "tdlrp-fig16", Title: "A_RLC: lost fast retransmissions to congestion detected and classified right, vs connections",
+			Name: "tdlrp-fig16", Quoted: []string{"60%", "75%"}, Title: "A_RLC: lost fast retransmissions to congestion detected and classified right, vs connections",
 			Claim: "T-DLRP is more accurate than DAC at every number of connections; accuracy falls as connections are added; at 10 connections T-DLRP is more than 75% above DAC, whose accuracy is below 60%.",
 			Sweep: `name: tdlrp-fig16
 scenario: examples/tdlrp-mixed.yaml
@@ -235,7 +235,7 @@ metrics: [accuracy.n_lost_fr_congestion, accuracy.a_rlc, accuracy.n_lost_fr_wire
 				{"connections", "not stated", "10", "Fig. 16's largest"}}, tdlrpSetup...),
 		},
 		{
-			Name: "tdlrp-table2", Title: "Jain fairness of 10 connections, 6 Mb/s bottleneck, 1% retransmission loss",
+			Name: "tdlrp-table2", Quoted: []string{"0.998"}, Title: "Jain fairness of 10 connections, 6 Mb/s bottleneck, 1% retransmission loss",
 			Claim: "Both are fair (index ≥ 0.998 at every error rate) and T-DLRP's index is at least NewReno's at every error rate.",
 			Sweep: `name: tdlrp-table2
 scenario: examples/tdlrp-mixed.yaml
@@ -257,7 +257,7 @@ metrics: [goodput_bps]
 				{"fairness bound", "0.9981 to 0.9999 in the table", "0.998 taken as 'fair'", "the table's lowest value"}}, tdlrpSetup...),
 		},
 		{
-			Name: "tdlrp-sensitivity", Title: "T-DLRP over NewJersey and NewReno at 5% loss: window and marker averaging",
+			Name: "tdlrp-sensitivity", Quoted: []string{"20%"}, Title: "T-DLRP over NewJersey and NewReno at 5% loss: window and marker averaging",
 			Claim: "T-DLRP's gain over NewJersey at 5% loss, more than 20% in Fig. 11a, under the window the paper states (32) with either marker averaging, and under a window of 64.",
 			Sweep: `name: tdlrp-sensitivity
 scenario: examples/tdlrp-mixed.yaml

@@ -31,7 +31,7 @@ func tdlrpHops() string {
 func init() {
 	for _, e := range []*Entry{
 		{
-			Name: "tdlrp-fig14a", Title: "Goodput per connection vs hops on the 802.11b chain, 3 flows, 3% loss, 1% retransmission loss",
+			Name: "tdlrp-fig14a", Quoted: []string{"47%", "50%"}, Title: "Goodput per connection vs hops on the 802.11b chain, 3 flows, 3% loss, 1% retransmission loss",
 			Claim: "Throughput falls with the hops and T-DLRP's stays the highest; at 10 hops it is 47% above NewJersey's and more than 50% above NewReno's.",
 			Sweep: `name: tdlrp-fig14a
 scenario: examples/tdlrp-chain.yaml
@@ -47,7 +47,7 @@ metrics: [goodput_bps, timeouts]
 			},
 		},
 		{
-			Name: "tdlrp-fig14b", Title: "Goodput vs retransmission loss on the 10-hop chain, 2% loss",
+			Name: "tdlrp-fig14b", Quoted: []string{"10"}, Title: "Goodput vs retransmission loss on the 10-hop chain, 2% loss",
 			Claim: "T-DLRP achieves better throughput than DAC and the other variants at every retransmission loss rate from 0.01% to 0.1%.",
 			Sweep: `name: tdlrp-fig14b
 scenario: examples/tdlrp-chain.yaml
@@ -64,7 +64,7 @@ metrics: [goodput_bps, timeouts]
 			},
 		},
 		{
-			Name: "tdlrp-fig15", Title: "Goodput and timeouts vs packet loss on the 10-hop chain, 0.05% retransmission loss",
+			Name: "tdlrp-fig15", Quoted: []string{"85%", "10", "300kbit/s"}, Title: "Goodput and timeouts vs packet loss on the 10-hop chain, 0.05% retransmission loss",
 			Claim: "At 5% loss every variant but T-DLRP stays below 300 kbit/s; T-DLRP is more than 85% above NewJersey, with fewer timeouts.",
 			Sweep: `name: tdlrp-fig15
 scenario: examples/tdlrp-chain.yaml
