@@ -196,6 +196,7 @@ metrics: [goodput_bps, timeouts, spurious_timeouts]
 		},
 	} {
 		e.Paper, e.Source = "abouzeid", abouzeidSource
+		e.Alone = "the delay process (RTT steps and two-state holding times) exists in neither ns-2.35 nor ns-3.37 without new code"
 		e.Short = []string{"duration=20s"}
 		if e.Name == "abouzeid-fig1-2" || e.Name == "abouzeid-fig3-4" {
 			e.Short = nil // 15 s runs already

@@ -149,6 +149,7 @@ metrics: [goodput_bps, retransmitted_packets, timeouts]
 		},
 	} {
 		e.Paper, e.Source = "adminrto", adminrtoSource
+		e.Alone = "AdMINRTO exists in neither ns-2.35 nor ns-3.37"
 		e.Short = []string{"duration=12s", "flows.short{i}.count=10"}
 		if e.Name != "adminrto-os-pairs" && e.Name != "adminrto-wireless" {
 			e.Short = []string{"duration=10s"}

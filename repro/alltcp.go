@@ -29,13 +29,13 @@ const (
 
 func init() {
 	Register(&Entry{
-		Name: "alltcp-fig2", Paper: "alltcp", Source: alltcpSource + ", §4.1, Fig. 2 (its caption and Fig. 3's are swapped: Fig. 2 plots routers traversed)",
+		Name: "alltcp-fig2", Paper: "alltcp", Alone: alltcpAlone, Source: alltcpSource + ", §4.1, Fig. 2 (its caption and Fig. 3's are swapped: Fig. 2 plots routers traversed)",
 		Title:  "Routers a packet traverses vs the maximum number of transmissions R: ETET vs SBST, model and packet-level simulation",
 		Claim:  "In SBST a packet passes fewer routers to reach the receiver than in ETET: SBST consumes less network resource.",
 		Report: func(c *Context) (*Outcome, error) { return alltcpReliability(c, false) },
 	})
 	Register(&Entry{
-		Name: "alltcp-fig3", Paper: "alltcp", Source: alltcpSource + ", §4.1, Fig. 3 (captioned resource consumption; it plots the probability of failure)",
+		Name: "alltcp-fig3", Paper: "alltcp", Alone: alltcpAlone, Source: alltcpSource + ", §4.1, Fig. 3 (captioned resource consumption; it plots the probability of failure)",
 		Title:  "Probability a packet never arrives vs the maximum number of transmissions R: ETET vs SBST, model and packet-level simulation",
 		Claim:  "SBST is more reliable than the conventional ETET.",
 		Report: func(c *Context) (*Outcome, error) { return alltcpReliability(c, true) },
@@ -162,7 +162,7 @@ const alltcpSettings = `  - name: setting
 
 func init() {
 	Register(&Entry{
-		Name: "alltcp-fig5", Quoted: []string{"2000"}, Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 5-8 and 11",
+		Name: "alltcp-fig5", Quoted: []string{"2000"}, Paper: "alltcp", Alone: alltcpAlone, Source: alltcpSource + ", §4.2, Figs. 5-8 and 11",
 		Title: "Packets dropped for 2000 packets at link error 2.5-10%: Tahoe end to end vs ALL-TCP (agent at R2), with the analytic drop rates",
 		Claim: "The packet drop probability of ALL-TCP is always smaller than the conventional Tahoe TCP's, as the analytical model says (Figs. 5-8); ALL-TCP gets higher throughput than Tahoe at link error 0.1 (Fig. 11).",
 		Sweep: `name: alltcp-fig5
@@ -179,7 +179,7 @@ metrics: [dropped.channel_error, sent_packets, delivered_bytes, goodput_bps, com
 			{"drop probability", "dropped against sent packets", "drops per packet delivered (the verdict), drops per packet sent (a sensitivity line)", "a split flow sends each packet twice, once per segment: per delivered packet compares the cost of the data carried"}}, alltcpSetup...),
 	})
 	Register(&Entry{
-		Name: "alltcp-fig9", Quoted: []string{"2000"}, Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 8-9 as captioned (the text's Figs. 9-10)",
+		Name: "alltcp-fig9", Quoted: []string{"2000"}, Paper: "alltcp", Alone: alltcpAlone, Source: alltcpSource + ", §4.2, Figs. 8-9 as captioned (the text's Figs. 9-10)",
 		Title: "Throughput of 2000 packets in the normal state (no link error): end to end, one agent, two agents",
 		Claim: "ALL-TCP achieves higher throughput than Tahoe and finishes 2000 packets sooner, because each segment's RTT is shorter; two agents do better still.",
 		Sweep: `name: alltcp-fig9

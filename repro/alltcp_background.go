@@ -21,7 +21,7 @@ func init() {
 		metrics = append(metrics, "run.agent.R1.forecast."+p+".nmse")
 	}
 	Register(&Entry{
-		Name: "alltcp-background", Paper: "alltcp", Source: alltcpSource + ", §1, §3.1 and conclusion 4 (no figure: the paper does not measure it)",
+		Name: "alltcp-background", Paper: "alltcp", Alone: alltcpAlone, Source: alltcpSource + ", §1, §3.1 and conclusion 4 (no figure: the paper does not measure it)",
 		Title: "Long-lived, short and UDP flows under self-similar background, with and without the agent; FARIMA vs ARIMA vs EWMA on the level",
 		Claim: "Separating and regulating long-lived TCP at the edge reduces its impact on UDP and short-lived flows (fairness, conclusion 4); FARIMA predicts the traffic level more accurately than the other predictors (§3.1).",
 		Sweep: `name: alltcp-background

@@ -125,7 +125,7 @@ func writeSecondFigure(c *Context, out *Outcome, ch plot.Chart, suffix string) e
 
 func init() {
 	Register(&Entry{
-		Name: "alltcp-fig11", Paper: "alltcp", Source: alltcpSource + ", §4.2, Figs. 10-11 as captioned (lead time, throughput at link error 0.1; the text calls both Fig. 11)",
+		Name: "alltcp-fig11", Paper: "alltcp", Alone: alltcpAlone, Source: alltcpSource + ", §4.2, Figs. 10-11 as captioned (lead time, throughput at link error 0.1; the text calls both Fig. 11)",
 		Title:  "Lead time for the source's window to recover after a reduction, and received throughput in 0.8 s bins at link error 10%: Tahoe end to end vs ALL-TCP",
 		Claim:  "ALL-TCP quickly retrieves the highest congestion window each time it incurs congestion, and always gets higher throughput than Tahoe with link error 0.1.",
 		Report: alltcpFig11Report,

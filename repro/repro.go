@@ -49,6 +49,10 @@ type Entry struct {
 	// transmission, a hop count of nodes). Every other number they state
 	// must be a value the sweep runs (a test checks).
 	Quoted []string
+	// Alone says why no independent simulator reruns the entry's
+	// refutations ("tcplab only: ..."); entries with a cross-check set it
+	// on their claims instead.
+	Alone string
 }
 
 // Deviation is one line of an entry's setup diff.
@@ -234,6 +238,9 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	c := &Context{Entry: e, Dir: dir, Root: root, Short: o.Short, Sets: sets}
 	if e.Sweep == "" {
 		out, err := e.Report(c)
+		if err == nil {
+			tcplabOnly(e, out)
+		}
 		if err == nil && o.Short {
 			out.Preview = "reduced: shorter runs — a preview, not a verdict"
 		}
@@ -287,6 +294,7 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 		return nil, rep, err
 	}
 	settle(out, inertAxes(sw, runs))
+	tcplabOnly(e, out)
 	switch {
 	case e.Deterministic:
 		out.Notes = append(out.Notes, deterministic)

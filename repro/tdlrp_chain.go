@@ -81,6 +81,7 @@ metrics: [goodput_bps, timeouts]
 	} {
 		e.Paper = "tdlrp"
 		e.Source = tdlrpSource
+		e.Alone = "T-DLRP, DAC, NewJersey and CERL exist in neither ns-2.35 nor ns-3.37; the chain's ns-3 program (scripts/ns3/wifi-chain) carries one NewReno+SACK flow and no loss that falls on fast retransmissions"
 		Register(e)
 	}
 }
