@@ -360,6 +360,9 @@ func fig34Report(c *Context) (*Outcome, error) {
 		per[w] = []Claim{phase, exact}
 	}
 	out.Claims = across(per, windows, "window w_m", func(w string) bool { return w == "26" })
+	if err := fig34CrossCheck(sums, out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

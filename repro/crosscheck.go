@@ -124,3 +124,46 @@ const (
 	tcpncAlone  = "neither ns-2.35 nor ns-3.37 has a network-coding layer, and the claims are the paper's model against its simulation of TCP-NC"
 	alltcpAlone = "neither ns-2.35 nor ns-3.37 has ALL-TCP's split agent; only the end-to-end Tahoe side exists in ns-2"
 )
+
+// fig34CrossCheck sets ns-2.35's false fast retransmits after the RTT
+// decrease beside tcplab's, instant by instant, for each window.
+func fig34CrossCheck(sums []store.Summary, out *Outcome) error {
+	runs, err := crossRuns("abouzeid-fig3-4.txt")
+	if err != nil {
+		return err
+	}
+	const at, win = "links.path.delay_process.steps.1.at", "flows.ftp.transport.window"
+	var parts []string
+	for _, w := range []string{"26", "13"} {
+		var ns, tc []string
+		same := 0
+		n := 0
+		for _, r := range runs {
+			if r["w"] != w {
+				continue
+			}
+			n++
+			nsFFR := r["false_fast_retransmit"] == "1"
+			s, ok := find(sums, win, w, at, r["at"]+"s")
+			tcFFR := ok && s.Mean > 0
+			if nsFFR {
+				ns = append(ns, r["at"])
+			}
+			if tcFFR {
+				tc = append(tc, r["at"])
+			}
+			if ok && nsFFR == tcFFR {
+				same++
+			}
+		}
+		parts = append(parts, fmt.Sprintf("w_m = %s: a false fast retransmit at [%s] in ns-2, [%s] in tcplab: the same at %d of %d instants",
+			w, strings.Join(ns, " "), strings.Join(tc, " "), same, n))
+	}
+	text := "ns-2.35 (scripts/crosscheck.sh; Reno, tcpTick 10 ms, the forward delay set to 92 ms at the instant): " + strings.Join(parts, "; ")
+	for i := range out.Claims {
+		if out.Claims[i].Kind == PaperClaim {
+			out.Claims[i].CrossCheck = text
+		}
+	}
+	return nil
+}

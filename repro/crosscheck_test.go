@@ -1,9 +1,11 @@
 package repro
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tcplab/tcplab/scenario"
@@ -71,5 +73,27 @@ func TestStoredNs2CrossCheckAgreesWithTcplab(t *testing.T) {
 				t.Log(msg)
 			})
 		}
+	}
+}
+
+// Figs. 3-4 are deterministic: ns-2.35 and tcplab must agree on every
+// instant, for both windows.
+func TestAbouzeidFig34MatchesNs2AtEveryInstant(t *testing.T) {
+	e, err := Get("abouzeid-fig3-4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Run(context.Background(), e, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := out.Claims[0].CrossCheck
+	for _, want := range []string{"w_m = 26: a false fast retransmit at [] in ns-2, [] in tcplab: the same at 12 of 12", "w_m = 13:", "the same at 12 of 12 instants; w_m = 13"} {
+		if !strings.Contains(cc, want) {
+			t.Fatalf("cross-check %q lacks %q", cc, want)
+		}
+	}
+	if !strings.HasSuffix(cc, "the same at 12 of 12 instants") {
+		t.Fatalf("w_m = 13 differs: %s", cc)
 	}
 }
