@@ -59,6 +59,10 @@ func TestEveryPageShowsEachClaimFigureAndWorkingLinks(t *testing.T) {
 		if !strings.Contains(page, `<p class="preview" id="preview">reduced: `) || !strings.Contains(page, "a preview, not a verdict") {
 			t.Errorf("%s: the reduced form's page does not say it is a preview", p.Entry.Name)
 		}
+		// The figures' captions say so too, and give the runs as made.
+		if !strings.Contains(page, "REDUCED: ") || strings.Contains(page, "10 runs of 200 s") {
+			t.Errorf("%s: a reduced figure's caption does not say it is a preview, or claims the full form's runs", p.Entry.Name)
+		}
 		if got, want := strings.Count(page, "<svg"), len(p.Outcome.Figures); got != want || got == 0 {
 			t.Errorf("%s: %d inline figures, want %d", p.Entry.Name, got, want)
 		}
@@ -69,6 +73,9 @@ func TestEveryPageShowsEachClaimFigureAndWorkingLinks(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(m[1]))); err != nil {
 				t.Errorf("%s: broken link %s", p.Entry.Name, m[1])
 			}
+		}
+		if len(p.Entry.Setup) > 0 && strings.Count(page, "<tr><td>") < len(p.Entry.Setup) || len(p.Entry.Setup) > 0 && !strings.Contains(page, `<table id="setup">`) {
+			t.Errorf("%s: the setup diff is missing", p.Entry.Name)
 		}
 		if !strings.Contains(page, "tcplab repro "+p.Entry.Name) || !strings.Contains(page, "examples/") {
 			t.Errorf("%s: the command or the scenario is missing", p.Entry.Name)

@@ -380,7 +380,7 @@ func fig5Report(c *Context) (*Outcome, error) {
 	ch := plot.Chart{Title: c.Entry.Title, XLabel: "holding-time factor h", YLabel: "goodput (kbit/s)", LogX: true,
 		Series: seriesChart(sums, "h", "variant", 1, 1e-3), LegendBottomLeft: false,
 		Curves:  []plot.Curve{{Name: "ideal 2·w_m/(T1+T2) (eq. 3)", X: []float64{0.01, 10}, Y: []float64{ideal, ideal}}},
-		Caption: "Abouzeid & Roy Fig. 5: 1 Mb/s, T1 = 0.1 s, T2 = 0.3 s, w_m = 12, p = 0; ns-2.35's TCP (10 ms ticks). Mean of 10 runs of 200 s, 95% CI."}
+		Caption: "Abouzeid & Roy Fig. 5: 1 Mb/s, T1 = 0.1 s, T2 = 0.3 s, w_m = 12, p = 0; ns-2.35's TCP (10 ms ticks). Mean of " + c.runsText() + ", 95% CI."}
 	out, err := writeFigure(c, ch, sums, "goodput_bps")
 	if err != nil {
 		return nil, err
@@ -527,7 +527,7 @@ func fig6Report(c *Context) (*Outcome, error) {
 	}
 	const d = "flows.ftp.transport.dupthresh"
 	ch := plot.Chart{Title: c.Entry.Title, XLabel: "duplicate-ACK threshold D (packets)", YLabel: "goodput (kbit/s)",
-		Series: seriesChart(sums, d, "", 1, 1e-3), Caption: "Abouzeid & Roy Fig. 6: Reno, 1 Mb/s, T1 = 0.1 s, T2 = 0.3 s, h = 0.1, w_m = 12, p = 0. Mean of 10 runs of 200 s, 95% CI."}
+		Series: seriesChart(sums, d, "", 1, 1e-3), Caption: "Abouzeid & Roy Fig. 6: Reno, 1 Mb/s, T1 = 0.1 s, T2 = 0.3 s, h = 0.1, w_m = 12, p = 0. Mean of " + c.runsText() + ", 95% CI."}
 	out, err := writeFigure(c, ch, sums, "goodput_bps")
 	if err != nil {
 		return nil, err
@@ -652,7 +652,7 @@ func fig8Report(c *Context) (*Outcome, error) {
 	}
 	const loss = "links.path.loss.rate"
 	ch := plot.Chart{Title: c.Entry.Title, XLabel: "timer granularity G (s)", YLabel: "goodput (kbit/s)", LogX: true,
-		Series: seriesChart(sums, "G", loss, 1, 1e-3), Caption: "Abouzeid & Roy Fig. 8: OldTahoe, ns-2's tick arithmetic with tick G and minimum RTO 2G; 2 Mb/s, T1 = 0.1 s, T2 = 0.3 s, h = 10, w_m = 24; one series per loss rate p (the paper's is 0). Mean of 10 runs, 95% CI."}
+		Series: seriesChart(sums, "G", loss, 1, 1e-3), Caption: "Abouzeid & Roy Fig. 8: OldTahoe, ns-2's tick arithmetic with tick G and minimum RTO 2G; 2 Mb/s, T1 = 0.1 s, T2 = 0.3 s, h = 10, w_m = 24; one series per loss rate p (the paper's is 0). Mean of " + c.runsText() + ", 95% CI."}
 	for i := range ch.Series {
 		ch.Series[i].Name = "p = " + ch.Series[i].Name
 	}

@@ -214,7 +214,7 @@ func osPairsReport(c *Context) (*Outcome, error) {
 		bars = append(bars, s)
 	}
 	ch := plot.Chart{Title: c.Entry.Title, XLabel: "client's delayed-ACK timer (ms)", YLabel: "spurious timeouts per run (50 transfers)",
-		Series: bars, Caption: "AdMINRTO paper §5.1, rebuilt: 50 transfers of 5 segments over 10 ms, no loss; each odd last segment's ACK waits for the client's timer. Mean of 10 runs, 95% CI."}
+		Series: bars, Caption: "AdMINRTO paper §5.1, rebuilt: 50 transfers of 5 segments over 10 ms, no loss; each odd last segment's ACK waits for the client's timer. Mean of " + c.runsText() + ", 95% CI."}
 	o, err := writeFigure(c, ch, spur, "spurious_timeouts")
 	if err != nil {
 		return nil, err
@@ -294,7 +294,7 @@ func wirelessReport(c *Context) (*Outcome, error) {
 		series = append(series, s)
 	}
 	ch := plot.Chart{Title: "Short transfers at 5% last-mile loss: mean completion time", XLabel: "path RTT (ms)", YLabel: "completion time (ms)",
-		Series: series, Caption: "AdMINRTO paper §5.2.2, rebuilt: 50 transfers of 5 segments a run, client delayed-ACK timer 200 ms; mean of 10 runs, 95% CI. The CSV has every loss rate."}
+		Series: series, Caption: "AdMINRTO paper §5.2.2, rebuilt: 50 transfers of 5 segments a run, client delayed-ACK timer 200 ms; mean of " + c.runsText() + ", 95% CI. The CSV has every loss rate."}
 	o, err := writeFigure(c, ch, compl, "completion_seconds")
 	if err != nil {
 		return nil, err
@@ -333,7 +333,7 @@ func congestionReport(c *Context) (*Outcome, error) {
 		return nil, err
 	}
 	ch := plot.Chart{Title: c.Entry.Title, XLabel: "path RTT (ms)", YLabel: "total goodput (Mbit/s)",
-		Series: seriesChart(good, "rtt_ms", "policy", 1, 1e-6), Caption: "AdMINRTO paper §5.3, rebuilt: ten long flows into a 10 Mb/s last mile with a 50-packet drop-tail queue, no wireless loss. Mean of 10 runs, 95% CI."}
+		Series: seriesChart(good, "rtt_ms", "policy", 1, 1e-6), Caption: "AdMINRTO paper §5.3, rebuilt: ten long flows into a 10 Mb/s last mile with a 50-packet drop-tail queue, no wireless loss. Mean of " + c.runsText() + ", 95% CI."}
 	out, err := writeFigure(c, ch, good, "goodput_bps")
 	if err != nil {
 		return nil, err
@@ -377,7 +377,7 @@ func versusRFCReport(c *Context, prefix, metric, label string, scale float64, lo
 		series = append(series, s)
 	}
 	ch := plot.Chart{Title: c.Entry.Title, XLabel: "path RTT (ms)", YLabel: label, Series: series,
-		Caption: "AdMINRTO paper " + section + ", rebuilt: 5% last-mile loss, client delayed-ACK timer 200 ms; mean of 10 runs, 95% CI. The CSV has every loss rate."}
+		Caption: "AdMINRTO paper " + section + ", rebuilt: 5% last-mile loss, client delayed-ACK timer 200 ms; mean of " + c.runsText() + ", 95% CI. The CSV has every loss rate."}
 	out, err := writeFigure(c, ch, sums, metric)
 	if err != nil {
 		return nil, err

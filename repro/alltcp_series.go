@@ -113,6 +113,7 @@ func categorical(name string, sums []store.Summary) ([]plot.Series, []float64) {
 // NAME-suffix.{png,svg} and lists it in out.
 func writeSecondFigure(c *Context, out *Outcome, ch plot.Chart, suffix string) error {
 	base := filepath.Join(c.Dir, c.Entry.Name) + "-" + suffix
+	ch.Caption = c.captioned(ch.Caption)
 	for _, ext := range []string{".svg", ".png"} {
 		if err := plot.Line(ch, base+ext); err != nil {
 			return err

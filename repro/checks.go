@@ -178,3 +178,25 @@ func settle(out *Outcome, inertNotes []string) {
 		c.Test = strings.Join(inertNotes, "; ") + " — " + c.Test
 	}
 }
+
+// runsText is the replications a point and their length as the store
+// holds them, "10 runs of 200 s", for captions.
+func (c *Context) runsText() string {
+	if c.Store == nil {
+		return "the runs"
+	}
+	n := c.Sweep.Replications
+	if n == 1 {
+		return fmt.Sprintf("one run of %g s (nothing random)", runSeconds(c))
+	}
+	return fmt.Sprintf("%d runs of %g s", n, runSeconds(c))
+}
+
+// captioned is a figure's caption, led under the reduced form by the
+// words that make it a preview.
+func (c *Context) captioned(caption string) string {
+	if !c.Short {
+		return caption
+	}
+	return fmt.Sprintf("REDUCED: %s a point — a preview, not a verdict. %s", c.runsText(), caption)
+}

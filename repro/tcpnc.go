@@ -45,9 +45,18 @@ func tcpncErasureCases() string {
 // hops and a 40-byte ACK's on four.
 const tcpncRTT = 0.8 + 4*1040*8/1e6 + 4*40*8/1e6
 
+// tcpncSetup is what the TCP-NC entries add to or change from the paper.
+var tcpncSetup = []Deviation{
+	{"runs", "not stated", "5 or 10 seeds of 200 s", "the paper gives neither"},
+	{"round-trip time given to the model", "'link layer RTT is 800ms'", "0.873 s, the RTT the simulated path has (transmission and queueing included)", "the model's RTT must be the path's"},
+	{"erasure rates", "0 to 20%", "1 to 20%", "at 0% nothing is coded away"},
+	{"throughput", "E[rcv_w]: packets sent before a timeout, per RTT", "packets acknowledged per second (decoded goodput beside it)", "the model's count, measured at the sender"},
+	{"queues", "not stated", "the scenarios' drop-tail queues", "not given"},
+}
+
 func init() {
 	Register(&Entry{
-		Name: "tcpnc-fig5", Paper: "tcpnc", Alone: tcpncAlone, Source: tcpncSource,
+		Name: "tcpnc-fig5", Paper: "tcpnc", Alone: tcpncAlone, Setup: tcpncSetup, Source: tcpncSource,
 		Title: "TCP-NC acknowledged throughput vs end-to-end erasure rate, R = 1, 1.05, 1.1: model against simulation",
 		Claim: "The model and the simulation show very close concordance under different values of R (Fig. 5), in throughput and mean window against the erasure rate (Figs. 7c, 7a); Kim et al.'s model, which assumes every loss masked, matches only at low loss (Fig. 8).",
 		Sweep: `name: tcpnc-fig5
@@ -78,7 +87,7 @@ func tcpncShare() string {
 
 func init() {
 	Register(&Entry{
-		Name: "tcpnc-fig9", Quoted: []string{"6%", "4.963", "1.415"}, Paper: "tcpnc", Alone: tcpncAlone, Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 9",
+		Name: "tcpnc-fig9", Quoted: []string{"6%", "4.963", "1.415"}, Paper: "tcpnc", Alone: tcpncAlone, Setup: tcpncSetup, Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 9",
 		Title: "A TCP-NC flow and a Reno flow sharing the 0.05 Mbit/s tandem at 6% erasure: R = 1.064 vs the model's 1.015",
 		Claim: "With R = 1/(1−p) ≈ 1.064 TCP-NC takes 4.963 times Reno's throughput; with the model's R = 1.015 the ratio falls to 1.415: choosing R by the model improves fairness.",
 		Sweep: `name: tcpnc-fig9
@@ -326,7 +335,7 @@ func tcpncCwndFigure(c *Context, out *Outcome, overflow []store.Summary) error {
 
 func init() {
 	Register(&Entry{
-		Name: "tcpnc-fig6", Paper: "tcpnc", Alone: tcpncAlone, Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 6",
+		Name: "tcpnc-fig6", Paper: "tcpnc", Alone: tcpncAlone, Setup: tcpncSetup, Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 6",
 		Title:  "The chain's accumulative absorbing probability against its upper bound M on the visual window",
 		Claim:  "For each erasure rate, the accumulative absorbing probability P is near 1 once M passes some threshold: almost every visual window is considered.",
 		Report: tcpncFig6Report,
@@ -362,6 +371,7 @@ func tcpncFig6Report(c *Context) (*Outcome, error) {
 		}
 	}
 	base := c.Dir + "/" + c.Entry.Name
+	ch.Caption = c.captioned(ch.Caption)
 	for _, ext := range []string{".png", ".svg"} {
 		if err := plot.Line(ch, base+ext); err != nil {
 			return nil, err
@@ -384,7 +394,7 @@ func init() {
 		fmt.Fprintf(&set, "links.l%d.loss.rate: %.4f%%", l, hop)
 	}
 	Register(&Entry{
-		Name: "tcpnc-fig7e", Quoted: []string{"2%"}, Paper: "tcpnc", Alone: tcpncAlone, Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 7e",
+		Name: "tcpnc-fig7e", Quoted: []string{"2%"}, Paper: "tcpnc", Alone: tcpncAlone, Setup: tcpncSetup, Source: "TCP-NC two-dimensional Markov throughput model, §5, Fig. 7e",
 		Title: "TCP-NC acknowledged throughput vs the maximum window CWmax, 2% erasure, R = 1: model against simulation",
 		Claim: "With different maximum window sizes the model's throughput agrees with the simulation (Fig. 7e).",
 		Sweep: `name: tcpnc-fig7e

@@ -52,7 +52,7 @@ func init() {
 		fmt.Fprintf(&cases, "      \"%g%%\": {%s}\n", 100*p, tcpncCrossLinks(p))
 	}
 	Register(&Entry{
-		Name: "tcpnc-fig7b", Quoted: []string{"800", "400ms"}, Paper: "tcpnc", Alone: tcpncAlone, Source: tcpncSource + " (Figs. 7b and 7d: the cross topology)",
+		Name: "tcpnc-fig7b", Quoted: []string{"800", "400ms"}, Paper: "tcpnc", Alone: tcpncAlone, Setup: tcpncSetup, Source: tcpncSource + " (Figs. 7b and 7d: the cross topology)",
 		Title: "TCP-NC on the cross topology: mean window (7b) and acknowledged throughput (7d) vs end-to-end erasure rate, model against simulation",
 		Claim: "On the cross-shaped network the model agrees with the simulation in mean window and throughput for both flows (RTT 800 and 400 ms); at equal end-to-end loss both flows have the same mean window.",
 		Sweep: `name: tcpnc-fig7b
@@ -65,7 +65,7 @@ metrics: [coding.seen, coding.cwnd_mean, coding.span_overflows]
 		Report: tcpncCrossReport,
 	})
 	Register(&Entry{
-		Name: "tcpnc-fig7f", Quoted: []string{"2%"}, Paper: "tcpnc", Alone: tcpncAlone, Source: tcpncSource + " (Fig. 7f: the cross topology)",
+		Name: "tcpnc-fig7f", Quoted: []string{"2%"}, Paper: "tcpnc", Alone: tcpncAlone, Setup: tcpncSetup, Source: tcpncSource + " (Fig. 7f: the cross topology)",
 		Title: "TCP-NC on the cross topology: acknowledged throughput vs CWmax at 2% end-to-end erasure, R = 1, both flows against the model",
 		Claim: "With different maximum window sizes the model's throughput agrees with the simulation on the cross topology (Fig. 7f).",
 		Sweep: `name: tcpnc-fig7f

@@ -441,6 +441,7 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 	if i := strings.Index(ch.Title, ":"); len(ch.Title) > 70 && i > 0 {
 		ch.Title = ch.Title[:i]
 	}
+	ch.Caption = c.captioned(ch.Caption)
 	out := &Outcome{}
 	for _, ext := range []string{".png", ".svg"} {
 		if err := plot.Line(ch, base+ext); err != nil {

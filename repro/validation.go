@@ -195,6 +195,7 @@ func validationReport(c *Context) (*Outcome, error) {
 		"(base RTT %.0f ms + queueing), T0 = mean RTO measured likewise, b = 1.", sums[0].N, runSeconds(c), baseRTT*1e3)
 
 	base := filepath.Join(c.Dir, c.Entry.Name)
+	ch.Caption = c.captioned(ch.Caption)
 	out := &Outcome{}
 	for _, ext := range []string{".png", ".svg"} {
 		if err := fig.Save(base + ext); err != nil {
