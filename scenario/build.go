@@ -80,7 +80,7 @@ func (s *Scenario) Build() (*Run, error) {
 		if err != nil {
 			r.at(s.lineOf("nodes"), "nodes", "%v", err)
 		}
-		run.agents, run.Warnings = agents, warnings
+		run.agents, run.Warnings = agents, append(append([]string(nil), s.warnings...), warnings...)
 	}
 	if s.Trace.Drops != "" && len(r.errs) == 0 {
 		t, err := newDropTrace(s.Trace.Drops, s, net)

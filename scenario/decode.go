@@ -175,6 +175,11 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			if x, err := parseFraction(lastKey(path), s); err != nil {
 				d.at(n.Line, path, "%v", err)
 			} else {
+				// A bare 1 is a certainty of loss; "1" next to rates
+				// written as 1% is far more often meant as 1%.
+				if (s == "1" || s == "1.0") && lastKey(path) == "rate" {
+					d.warn(n.Line, path, "%s %s means 100%% (every packet); write 1%% for one in a hundred, or 100%% to keep it and silence this", lastKey(path), s)
+				}
 				v.SetFloat(float64(x))
 			}
 		}

@@ -79,10 +79,23 @@ func (es Errors) Sorted() Errors {
 // Lines of nodes that came from the k-th --set flag are stored as -(k+1),
 // a marking that survives the copies made by count expansion.
 type reporter struct {
-	file string
-	sets []string
-	errs Errors
-	bad  map[string]bool // fields already reported
+	file  string
+	sets  []string
+	errs  Errors
+	bad   map[string]bool // fields already reported
+	warns []string        // problems that do not stop the run
+}
+
+// warn records a problem that does not stop the run, placed as an error
+// would be.
+func (r *reporter) warn(line int, field, format string, args ...any) {
+	e := &Error{File: r.file, Field: field, Msg: fmt.Sprintf(format, args...)}
+	if line < 0 && -line-1 < len(r.sets) {
+		e.Set, e.setIndex = r.sets[-line-1], -line-1
+	} else if line > 0 {
+		e.Line = line
+	}
+	r.warns = append(r.warns, e.Error())
 }
 
 // at reports a problem with field. Only the first problem of a field is

@@ -70,6 +70,10 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 		if at, open := unclosed(data); at > 0 {
 			line, msg = at, fmt.Sprintf("syntax error: this %q is never closed", string(open))
 		}
+		// yaml.v3 names no line for a control character: find it.
+		if at, col, c := controlChar(data); line == 0 && at > 0 {
+			line, msg = at, fmt.Sprintf("syntax error: control character %U at column %d is not allowed in YAML (a binary or corrupted file?)", c, col)
+		}
 		r.at(line, "", "%s", msg)
 		return nil, r.err()
 	}
@@ -117,6 +121,7 @@ func Parse(file string, data []byte, sets []string) (*Scenario, error) {
 	if err := r.err(); err != nil {
 		return nil, err
 	}
+	s.warnings = r.warns
 	return s, nil
 }
 
@@ -178,6 +183,24 @@ func unclosed(data []byte) (line int, open byte) {
 		return 0, 0
 	}
 	return stack[0].line, stack[0].b
+}
+
+// controlChar finds the first character YAML does not allow in a file
+// (C0 controls other than tab, newline and carriage return, and DEL),
+// with its line and column from 1.
+func controlChar(data []byte) (line, col int, c rune) {
+	line, col = 1, 0
+	for _, r := range string(data) {
+		col++
+		switch {
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == '\r':
+		case r < 0x20 || r == 0x7f:
+			return line, col, r
+		}
+	}
+	return 0, 0, 0
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -141,6 +141,7 @@ flows:
 		{"syntax error", "duration: 10s\nnodes: a: b\n", []string{`x.yaml:2: syntax error: mapping values are not allowed in this context`}},
 		{"unclosed bracket", "duration: 10s\nnodes: [A, B\nlinks: []\n", []string{`x.yaml:2: syntax error: this "[" is never closed`}},
 		{"unclosed brace in a list", "duration: 10s\nnodes: [A]\nlinks:\n  - {from: A, to: \"B]\"\n  - {from: B}\n", []string{`x.yaml:4: syntax error: this "{" is never closed`}},
+		{"NUL byte", "duration: 10s\nnodes: [A\x00]\n", []string{`x.yaml:2: syntax error: control character U+0000 at column 10 is not allowed in YAML (a binary or corrupted file?)`}},
 		{"tab indentation", "duration: 10s\nnodes:\n\t- A\n", []string{`x.yaml:3: syntax error: found character that cannot start any token`}},
 		{"duplicate key", "duration: 10s\nduration: 20s\nnodes: [A]\n", []string{`x.yaml:2: duration: duplicate key`}},
 		{"alias", "duration: &d 10s\nnodes: [A]\nlinks: *d\n", []string{`x.yaml:3: links: aliases (*name) are not supported`}},
@@ -396,5 +397,27 @@ flows:
 	var es Errors
 	if !errors.As(err, &es) || len(es) != 1 || es[0].Line != 5 || es[0].Field != "flows[f{i}].count" {
 		t.Fatalf("want one problem at x.yaml:5 flows[f{i}].count, got %v", err)
+	}
+}
+
+// A loss rate written as a bare 1 means every packet; the run goes on,
+// with a warning in words at its line.
+func TestABareOneLossRateWarns(t *testing.T) {
+	tests := []struct {
+		rate string
+		warn bool
+	}{{"1", true}, {"1%", false}, {"100%", false}, {"0.01", false}}
+	for _, tc := range tests {
+		t.Run(tc.rate, func(t *testing.T) {
+			src := "duration: 1s\nnodes: [A, B]\nlinks:\n  - {from: A, to: B, bandwidth: 1Mbps, delay: 1ms, loss: {rate: " + tc.rate + "}}\n"
+			s, err := Parse("x.yaml", []byte(src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "x.yaml:4: links[0].loss.rate: rate 1 means 100% (every packet); write 1% for one in a hundred, or 100% to keep it and silence this"
+			if got := len(s.warnings) == 1 && s.warnings[0] == want; got != tc.warn {
+				t.Fatalf("warnings %q", s.warnings)
+			}
+		})
 	}
 }

@@ -32,6 +32,9 @@ type Scenario struct {
 	// File is where the scenario was read from.
 	File string   `yaml:"-"`
 	sets []string // the overrides, to locate problems found by Build
+	// warnings found while loading (a loss rate of a bare 1), passed on
+	// to the run's.
+	warnings []string
 }
 
 // NodeSpec is a host or router. In YAML it is a bare name or a mapping
