@@ -108,18 +108,13 @@ func alltcpBackgroundReport(c *Context) (*Outcome, error) {
 			100*udp[0].Mean, 100*udp[1].Mean, vals["long-lived goodput, sum"][0].Mean*1e-6, vals["long-lived goodput, sum"][1].Mean*1e-6)}
 	claim.Test = fmt.Sprintf("Welch's t-test, web page time without against with the agent: %s; UDP loss without against with: %s", wtest, utest)
 	switch {
+	case wv == Refuted || uv == Refuted:
+		claim.Verdict = Refuted
+		claim.Reason = "one class does significantly worse with the agent: the bottleneck is saturated, so the predicted level stays above β and the agent regulates (it never splits); RED on the prediction slows the long-lived flows, which shortens the queue for short TCP flows, but it drops UDP with the same probability (§3.2 keeps RED's behaviour for it)"
 	case webBetter && udpBetter:
 		claim.Verdict, claim.Reason = Confirmed, "short flows and UDP both do better; the long-lived flows pay"
-	case !webBetter && !udpBetter && (wv == Refuted || uv == Refuted):
-		claim.Verdict, claim.Reason = Refuted, "neither short flows nor UDP do better"
-	case !webBetter && !udpBetter:
-		claim.Verdict, claim.Reason = Inconclusive, "no significant difference either way"
 	default:
-		claim.Verdict = Depends
-		claim.Reason = "depends on the flow class: the bottleneck is saturated, so the predicted level stays above β and the agent regulates (it never splits); RED on the prediction slows the long-lived flows, which shortens the queue for short TCP flows, but it drops UDP and short flows with the same probability (§3.2 keeps RED's behaviour for them)"
-		if !webBetter {
-			claim.Reason = "depends on the flow class: UDP gains, short TCP flows do not"
-		}
+		claim.Verdict, claim.Reason = Inconclusive, "one class or both without a significant difference"
 	}
 	out.Claims = append(out.Claims, claim)
 

@@ -319,10 +319,15 @@ func across(per map[string][]Claim, order []string, axis string, stated func(str
 			case len(decided) == 0:
 				c.Verdict, c.Test = Inconclusive, strings.Join(tests, "; ")
 			case len(decided) == 1:
-				for v := range decided {
-					c.Verdict = v
+				var under []string
+				for v, ss := range decided {
+					c.Verdict, under = v, ss
 				}
-				c.Test = fmt.Sprintf("the same under each %s the paper leaves open: %s", axis, strings.Join(tests, "; "))
+				if len(under) == len(in) {
+					c.Test = fmt.Sprintf("the same under each %s the paper leaves open: %s", axis, strings.Join(tests, "; "))
+				} else {
+					c.Test = fmt.Sprintf("%s under %s %s, inconclusive under the others the paper leaves open: %s", c.Verdict, axis, strings.Join(under, ", "), strings.Join(tests, "; "))
+				}
 				c.Reason = strings.Join(reasons, "; ")
 			default:
 				c.Verdict = Depends

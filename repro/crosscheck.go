@@ -96,6 +96,22 @@ func fig11bCrossCheck(sums []store.Summary, out *Outcome) error {
 	if len(apart) > 0 {
 		text += "; beyond both 95% intervals at " + strings.Join(apart, ", ")
 	}
+	// Does the verdict stand with ns-2's comparators in place of
+	// tcplab's? T-DLRP against each, Welch, Holm-corrected.
+	var cmps []comparison
+	for _, v := range []crossVariant{{"newreno", "Newreno"}, {"vegas", "Vegas"}} {
+		for _, n := range []string{"1", "2", "4", "6", "8", "10"} {
+			ns := crossSummary(runs, "goodput_per_conn_kbps", "var", v.ns2, "flows", n)
+			t, ok := find(sums, "flows.f{i}.count", n, "variant", "tdlrp")
+			if ok && ns.N > 0 {
+				cmps = append(cmps, means(v.ns2+" at "+n, scaled(sample(t), 1e-3), sample(ns), 1, " kbit/s"))
+			}
+		}
+	}
+	if len(cmps) > 0 {
+		v, test := aboveEverywhere(cmps)
+		text += fmt.Sprintf("; T-DLRP (tcplab) against ns-2's NewReno and Vegas: %s (%s)", v, test)
+	}
 	for i := range out.Claims {
 		if out.Claims[i].Kind == PaperClaim {
 			out.Claims[i].CrossCheck = text

@@ -131,7 +131,7 @@ grid:
 metrics: [goodput_bps]
 `,
 			Report: func(c *Context) (*Outcome, error) {
-				out, err := goodputFigure(c, goodputClaims{x: "flows.f{i}.count", xLabel: "TCP connections", xScale: 1, fig: "Fig. 11b", highest: everyPoint, falls: true})
+				out, err := goodputFigure(c, goodputClaims{x: "flows.f{i}.count", xLabel: "TCP connections", xScale: 1, fig: "Fig. 11b", highest: everyPoint, falls: "throughput falls as connections are added"})
 				if err != nil {
 					return nil, err
 				}
@@ -544,7 +544,7 @@ type goodputClaims struct {
 	highest   int    // everyPoint or claimPoint
 	claimAt   string // the x of the gains (and of highest at claimPoint)
 	gains     []gainClaim
-	falls     bool // "throughput falls as x grows", for every variant
+	falls     string // the paper's "throughput falls as ...", checked for every variant ("" : no such claim)
 }
 
 // goodputFigure draws mean goodput per connection against the x, one
@@ -618,8 +618,8 @@ func goodputFigure(c *Context, g goodputClaims) (*Outcome, error) {
 				Verdict:  v, Test: fmt.Sprintf("T-DLRP against %.2f × %s: %s", 1+gc.gain, gc.over, test)})
 		}
 	}
-	if g.falls {
-		out.Claims = append(out.Claims, fallsClaim(pts, g.x, g.fig))
+	if g.falls != "" {
+		out.Claims = append(out.Claims, fallsClaim(pts, g.x, g.fig, g.falls))
 	}
 	return out, nil
 }
@@ -627,7 +627,7 @@ func goodputFigure(c *Context, g goodputClaims) (*Outcome, error) {
 // fallsClaim decides "throughput falls as x grows" for every variant on
 // the whole curve (trend): confirmed when it falls for all, refuted when
 // any curve rises or turns back significantly.
-func fallsClaim(pts []*runPoint, xParam, fig string) Claim {
+func fallsClaim(pts []*runPoint, xParam, fig, text string) Claim {
 	byVariant := map[string]*struct {
 		xs     []float64
 		groups [][]float64
@@ -654,7 +654,7 @@ func fallsClaim(pts []*runPoint, xParam, fig string) Claim {
 		verdicts[v] = append(verdicts[v], n)
 		tests = append(tests, n+": "+t)
 	}
-	c := Claim{Figure: fig, Text: "throughput falls as " + xParam + " grows", Paper: "decreasing",
+	c := Claim{Figure: fig, Text: text, Paper: "decreasing",
 		Measured: fmt.Sprintf("falls for %d of %d variants", len(verdicts[Confirmed]), len(names)), Test: strings.Join(tests, "; ")}
 	switch {
 	case len(verdicts[Refuted]) > 0:
@@ -838,7 +838,7 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 			r := stats.RatioOf(last, lastD)
 			rv := Inconclusive
 			switch {
-			case !last.Enough() || !lastD.Enough() || math.IsNaN(r.Lo):
+			case !last.Enough() || !lastD.Enough() || math.IsNaN(r.Lo) || math.IsNaN(r.Hi):
 			case r.Lo > 1.75:
 				rv = Confirmed
 			case r.Hi < 1.75:
@@ -849,7 +849,7 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 			cs = append(cs,
 				Claim{Figure: fig, Text: "at " + lastX + " connections T-DLRP is more than 75% above DAC", Paper: "> +75%",
 					Measured: fmt.Sprintf("%+.0f%% (%.1f%% vs %.1f%%)", 100*(r.R-1), 100*last.P, 100*lastD.P), Verdict: rv,
-					Test: fmt.Sprintf("ratio of proportions %.2f, 95%% CI %.2f to %.2f (log method), against 1.75; %s against %s", r.R, r.Lo, r.Hi, last.Text(), lastD.Text())},
+					Test: fmt.Sprintf("ratio of proportions %.2f, 95%% CI %.2f to %.2f (log method; Wilson bounds with no event), against 1.75; %s against %s", r.R, r.Lo, r.Hi, last.Text(), lastD.Text())},
 				Claim{Figure: fig, Text: "DAC's accuracy is below 60% at " + lastX + " connections", Paper: "< 60%",
 					Measured: lastD.Text(), Verdict: dv, Test: "Wilson interval: " + dtest},
 				Claim{Figure: fig, Text: "T-DLRP's accuracy falls as connections are added", Paper: "decreasing",

@@ -32,6 +32,13 @@ func Wilson(k, n int) Proportion {
 	centre := (p.P + z2/(2*nf)) / (1 + z2/nf)
 	half := z95 / (1 + z2/nf) * math.Sqrt(p.P*(1-p.P)/nf+z2/(4*nf*nf))
 	p.Lo, p.Hi = math.Max(0, centre-half), math.Min(1, centre+half)
+	// Exactly so at the ends, where the formula leaves rounding.
+	if k == 0 {
+		p.Lo = 0
+	}
+	if k == n {
+		p.Hi = 1
+	}
 	return p
 }
 
@@ -88,11 +95,21 @@ type Ratio struct {
 	R, Lo, Hi float64
 }
 
-// RatioOf returns a.P / b.P with its interval.
+// RatioOf returns a.P / b.P with its interval. With no event on a side
+// the log method is undefined; the interval is then the Wilson bounds'
+// ratio, a.Lo/b.Hi to a.Hi/b.Lo (wider, and still decides "0 of 2000
+// against 27%").
 func RatioOf(a, b Proportion) Ratio {
-	if a.K == 0 || b.K == 0 || a.N == 0 || b.N == 0 {
+	if a.N == 0 || b.N == 0 {
 		nan := math.NaN()
-		return Ratio{R: a.P / b.P, Lo: nan, Hi: nan}
+		return Ratio{R: nan, Lo: nan, Hi: nan}
+	}
+	if a.K == 0 || b.K == 0 {
+		r := Ratio{R: a.P / b.P, Lo: a.Lo / b.Hi, Hi: math.Inf(1)}
+		if b.Lo > 0 {
+			r.Hi = a.Hi / b.Lo
+		}
+		return r
 	}
 	r := a.P / b.P
 	se := math.Sqrt(1/float64(a.K) - 1/float64(a.N) + 1/float64(b.K) - 1/float64(b.N))

@@ -175,7 +175,12 @@ func TestRatioOfProportions(t *testing.T) {
 	near(t, "lo", r.Lo, 2*math.Exp(-z95*math.Sqrt(1.0/30-1.0/40+1.0/15-1.0/40)), 1e-12)
 	near(t, "lo by hand", r.Lo, 1.290, 1e-3)
 	near(t, "hi by hand", r.Hi, 3.101, 1e-3)
-	if r := RatioOf(Wilson(0, 10), Wilson(3, 10)); !math.IsNaN(r.Lo) {
-		t.Fatal("no events: an interval")
+	// No event on one side: the Wilson bounds' ratio.
+	a, b := Wilson(0, 2000), Wilson(600, 2200)
+	if r := RatioOf(a, b); r.R != 0 || r.Lo != 0 || math.Abs(r.Hi-a.Hi/b.Lo) > 1e-12 || r.Hi > 0.01 {
+		t.Fatalf("0 of 2000 against 600 of 2200: %+v", r)
+	}
+	if r := RatioOf(Wilson(0, 0), Wilson(3, 10)); !math.IsNaN(r.Lo) {
+		t.Fatal("no trials: an interval")
 	}
 }
