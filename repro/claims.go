@@ -188,17 +188,22 @@ func trend(xs []float64, groups [][]float64, sign float64) (Verdict, string) {
 	return Inconclusive, text
 }
 
-// fewer decides "the share k/n is below limit" from events: Wilson's
-// interval wholly below confirms, wholly at or above refutes; fewer than
-// stats.MinEvents events are inconclusive.
-func shareBelow(p stats.Proportion, limit float64) (Verdict, string) {
-	text := fmt.Sprintf("%s against %.0f%%", p.Text(), 100*limit)
+// shareAgainst decides "the share k/n is below limit" (below) or above
+// it from events: Wilson's interval wholly on the claimed side confirms,
+// wholly on the other refutes; fewer than stats.MinEvents events are
+// inconclusive.
+func shareAgainst(p stats.Proportion, limit float64, below bool) (Verdict, string) {
+	text := fmt.Sprintf("Wilson interval: %s against %.0f%%", p.Text(), 100*limit)
+	lo, hi := p.Lo, p.Hi
+	if !below { // above limit: mirror the interval
+		lo, hi, limit = -hi, -lo, -limit
+	}
 	switch {
 	case !p.Enough():
 		return Inconclusive, text + fmt.Sprintf(" (fewer than %d events)", stats.MinEvents)
-	case p.Hi < limit:
+	case hi < limit:
 		return Confirmed, text
-	case p.Lo >= limit:
+	case lo >= limit:
 		return Refuted, text
 	}
 	return Inconclusive, text

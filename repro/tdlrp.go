@@ -388,23 +388,7 @@ func jain(r *store.Run) (float64, bool) {
 // detected and classified right, in percent. A flow's a_rlc (a_rlwl) times
 // its count gives the number right.
 func pooledAccuracy(r *store.Run, class string) (float64, bool) {
-	key, count := "accuracy.a_rlc", "accuracy.n_lost_fr_congestion"
-	if class == "wireless" {
-		key, count = "accuracy.a_rlwl", "accuracy.n_lost_fr_wireless"
-	}
-	pct := map[string]float64{}
-	for _, m := range r.Metrics {
-		if m.Name == key {
-			pct[m.Flow] = m.Value
-		}
-	}
-	var right, total float64
-	for _, m := range r.Metrics {
-		if m.Name == count && tcpFlow(m.Flow) {
-			total += m.Value
-			right += m.Value * pct[m.Flow] / 100
-		}
-	}
+	right, total := accuracyCounts(r, class)
 	return 100 * right / total, total > 0
 }
 
@@ -853,14 +837,14 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 			case r.Hi < 1.75:
 				rv = Refuted
 			}
-			dv, dtest := shareBelow(lastD, 0.60)
+			dv, dtest := shareAgainst(lastD, 0.60, true)
 			tv, ttest := trend(xv, groups, -1)
 			cs = append(cs,
 				Claim{Figure: fig, Text: "at " + lastX + " connections T-DLRP is more than 75% above DAC", Paper: "> +75%",
 					Measured: fmt.Sprintf("%+.0f%% (%.1f%% vs %.1f%%)", 100*(r.R-1), 100*last.P, 100*lastD.P), Verdict: rv,
 					Test: fmt.Sprintf("ratio of proportions %.2f, 95%% CI %.2f to %.2f (log method; Wilson bounds with no event), against 1.75; %s against %s", r.R, r.Lo, r.Hi, last.Text(), lastD.Text())},
 				Claim{Figure: fig, Text: "DAC's accuracy is below 60% at " + lastX + " connections", Paper: "< 60%",
-					Measured: lastD.Text(), Verdict: dv, Test: "Wilson interval: " + dtest},
+					Measured: lastD.Text(), Verdict: dv, Test: dtest},
 				Claim{Figure: fig, Text: "T-DLRP's accuracy falls as connections are added", Paper: "decreasing",
 					Measured: fmt.Sprintf("per-run accuracy at %d numbers of connections", len(groups)), Verdict: tv, Test: "whole curve: " + ttest})
 		case "Fig. 17":
@@ -969,7 +953,7 @@ func fig9Report(c *Context) (*Outcome, error) {
 			continue
 		}
 		out.Measured = append(out.Measured, fmt.Sprintf("%s: lost fast retransmissions ending in a timeout: NewReno %s, T-DLRP %s", set, nr.Text(), td.Text()))
-		nv, ntest := shareAbove(nr, 0.5)
+		nv, ntest := shareAgainst(nr, 0.5, false)
 		tv := Inconclusive
 		cmp := stats.CompareProportions(td, nr)
 		switch {
@@ -1005,44 +989,40 @@ func fig9Report(c *Context) (*Outcome, error) {
 	// The cwnd timelines of the first replication under the paper's
 	// window, as Figs. 9b and 10b.
 	for _, v := range []string{"newreno", "tdlrp"} {
-		path := filepath.Join(c.Dir, c.Entry.Name+"-"+v+"-cwnd.csv")
-		sets := append(append([]string{}, c.Sweep.Sets...), "flows.f{i}.transport.variant="+v, "flows.f{i}.transport.window=32", "trace.tcp="+path)
-		if err := runTraced(c, sets); err != nil {
-			return nil, err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		ts, err := plot.FromSeriesCSV(f, "cwnd_bytes", "a")
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
 		fig := map[string]string{"newreno": "Fig. 9b", "tdlrp": "Fig. 10b"}[v]
-		ts.Title = fmt.Sprintf("%s: cwnd of %s, window 32 (seed %d)", fig, v, c.Sweep.Seed)
-		svg := filepath.Join(c.Dir, c.Entry.Name+"-"+v+"-cwnd.svg")
-		if err := ts.Draw(svg); err != nil {
+		title := fmt.Sprintf("%s: cwnd of %s, window 32 (seed %d)", fig, v, c.Sweep.Seed)
+		if err := cwndFigure(c, out, v, title, "flows.f{i}.transport.window=32"); err != nil {
 			return nil, err
 		}
-		out.Files = append(out.Files, path, svg)
-		out.Figures = append(out.Figures, svg)
 	}
 	return out, nil
 }
 
-// shareAbove decides "the share is above limit" as shareBelow does.
-func shareAbove(p stats.Proportion, limit float64) (Verdict, string) {
-	text := fmt.Sprintf("Wilson interval: %s against %.0f%%", p.Text(), 100*limit)
-	switch {
-	case !p.Enough():
-		return Inconclusive, text + fmt.Sprintf(" (fewer than %d events)", stats.MinEvents)
-	case p.Lo > limit:
-		return Confirmed, text
-	case p.Hi <= limit:
-		return Refuted, text
+// cwndFigure runs the sweep's scenario once with variant (and sets),
+// traces its TCP and draws the first connection's cwnd into the outcome.
+func cwndFigure(c *Context, out *Outcome, variant, title string, sets ...string) error {
+	path := filepath.Join(c.Dir, c.Entry.Name+"-"+variant+"-cwnd.csv")
+	all := append(append(append([]string{}, c.Sweep.Sets...), sets...), "flows.f{i}.transport.variant="+variant, "trace.tcp="+path)
+	if err := runTraced(c, all); err != nil {
+		return err
 	}
-	return Inconclusive, text
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	ts, err := plot.FromSeriesCSV(f, "cwnd_bytes", "a")
+	f.Close()
+	if err != nil {
+		return err
+	}
+	ts.Title = title
+	svg := filepath.Join(c.Dir, c.Entry.Name+"-"+variant+"-cwnd.svg")
+	if err := ts.Draw(svg); err != nil {
+		return err
+	}
+	out.Files = append(out.Files, path, svg)
+	out.Figures = append(out.Figures, svg)
+	return nil
 }
 
 // runTraced runs the sweep's scenario once, seed as the sweep's first,
@@ -1157,28 +1137,11 @@ func fig12bcReport(c *Context) (*Outcome, error) {
 	out.Claims = []Claim{{Figure: "Figs. 12b-c", Text: "T-DLRP sends more data packets than DAC", Paper: "more (cwnd plots)",
 		Measured: fmt.Sprintf("%+.0f%% packets sent per connection", 100*(t.Mean/d.Mean-1)), Verdict: v, Test: test}}
 	for _, v := range []string{"dac", "tdlrp"} {
-		path := filepath.Join(c.Dir, c.Entry.Name+"-"+v+"-cwnd.csv")
-		sets := append(append([]string{}, c.Sweep.Sets...), "flows.f{i}.transport.variant="+v, "trace.tcp="+path)
-		if err := runTraced(c, sets); err != nil {
-			return nil, err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		ts, err := plot.FromSeriesCSV(f, "cwnd_bytes", "a")
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
 		fig := map[string]string{"dac": "Fig. 12b", "tdlrp": "Fig. 12c"}[v]
-		ts.Title = fmt.Sprintf("%s: cwnd of %s, 5 connections, 802.11b at 11 Mb/s (seed %d)", fig, v, c.Sweep.Seed)
-		svg := filepath.Join(c.Dir, c.Entry.Name+"-"+v+"-cwnd.svg")
-		if err := ts.Draw(svg); err != nil {
+		title := fmt.Sprintf("%s: cwnd of %s, 5 connections, 802.11b at 11 Mb/s (seed %d)", fig, v, c.Sweep.Seed)
+		if err := cwndFigure(c, out, v, title); err != nil {
 			return nil, err
 		}
-		out.Files = append(out.Files, path, svg)
-		out.Figures = append(out.Figures, svg)
 	}
 	return out, nil
 }

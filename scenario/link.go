@@ -313,20 +313,8 @@ func (s *LossSpec) check(r *reporter, extra ...string) {
 			s.LossDown = 1
 		}
 	case "targeted":
-		switch s.RateOf {
-		case "":
-			s.RateOf = "retransmissions"
-		case "retransmissions", "packets":
-		default:
-			r.at(s.lineOf("rate_of"), s.field("rate_of"), "unknown rate_of %q (want retransmissions or packets)", s.RateOf)
-		}
-		switch s.Cause {
-		case "":
-			s.Cause = "wireless"
-		case "wireless", "congestion":
-		default:
-			r.at(s.lineOf("cause"), s.field("cause"), "unknown cause %q (want wireless or congestion)", s.Cause)
-		}
+		s.oneOf(r, "rate_of", &s.RateOf, "retransmissions", "packets")
+		s.oneOf(r, "cause", &s.Cause, "wireless", "congestion")
 	case "droplist":
 		for i, p := range s.Positions {
 			if p < 1 || i > 0 && p <= s.Positions[i-1] {
@@ -334,6 +322,17 @@ func (s *LossSpec) check(r *reporter, extra ...string) {
 				break
 			}
 		}
+	}
+}
+
+// oneOf checks that key's value is one of allowed, the first being the
+// default when it is not set.
+func (s *LossSpec) oneOf(r *reporter, key string, v *string, allowed ...string) {
+	switch {
+	case *v == "":
+		*v = allowed[0]
+	case !slices.Contains(allowed, *v):
+		r.at(s.lineOf(key), s.field(key), "unknown %s %q (want %s)", key, *v, strings.Join(allowed, " or "))
 	}
 }
 
