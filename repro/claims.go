@@ -250,6 +250,12 @@ func (t *Tally) Add(cs []Claim) {
 	}
 }
 
+// Plus is t and o counted together.
+func (t Tally) Plus(o Tally) Tally {
+	return Tally{t.Confirmed + o.Confirmed, t.Refuted + o.Refuted, t.Depends + o.Depends, t.Inconclusive + o.Inconclusive,
+		t.Models + o.Models, t.ModelsFailed + o.ModelsFailed, t.Sanity + o.Sanity, t.SanityFailed + o.SanityFailed}
+}
+
 // Claims is the number of paper claims counted.
 func (t Tally) Claims() int { return t.Confirmed + t.Refuted + t.Depends + t.Inconclusive }
 

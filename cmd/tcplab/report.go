@@ -44,10 +44,19 @@ A second call reuses the stored runs and only rewrites the pages.`,
 			out = "report"
 		}
 		var pages []report.Page
+		tallies := map[string]*repro.Tally{}
+		var papers []string
+		preview := ""
 		err := reportFlags.each(entries, out, true, func(e *repro.Entry, res *repro.Outcome, rep *experiment.Report) {
 			pages = append(pages, report.Page{Entry: e, Outcome: res, Command: reportFlags.command(e),
 				Runs: rep.Jobs, Ran: rep.Ran, Wall: rep.Wall})
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d claims, %d runs (%d now)\n", e.Name, len(res.Claims), rep.Jobs, rep.Ran)
+			if tallies[e.Paper] == nil {
+				tallies[e.Paper] = &repro.Tally{}
+				papers = append(papers, e.Paper)
+			}
+			tallies[e.Paper].Add(res.Claims)
+			preview = res.Preview
 		})
 		if err != nil {
 			return err
@@ -55,7 +64,17 @@ A second call reuses the stored runs and only rewrites the pages.`,
 		if _, err := report.Write(out, pages, report.Meta{Version: version.Get().String(), Generated: time.Now()}); err != nil {
 			return err
 		}
-		fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(out, "index.html"))
+		w := cmd.OutOrStdout()
+		if preview != "" {
+			fmt.Fprintf(w, "%s: verdicts not counted\n", preview)
+		}
+		var total repro.Tally
+		for _, p := range papers {
+			fmt.Fprintf(w, "%-10s %s\n", p, tallies[p])
+			total = total.Plus(*tallies[p])
+		}
+		fmt.Fprintf(w, "%-10s %s\n", "all", total)
+		fmt.Fprintln(w, filepath.Join(out, "index.html"))
 		return nil
 	},
 }
