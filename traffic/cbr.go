@@ -71,6 +71,7 @@ func (c *CBR) Start(at sim.Time) {
 // StopAt stops sending at time at: no packet leaves at or after it.
 func (c *CBR) StopAt(at sim.Time) {
 	c.stop = at
+	c.Sink.Until = at
 	if c.tick.Armed() && c.tick.Deadline() >= at {
 		c.tick.Cancel()
 	}
@@ -112,7 +113,9 @@ func (c *CBR) Dropped(cause network.DropCause) int64 { return c.drops[cause] }
 
 // Result summarizes the flow at time now, averaging rates over its active
 // time [start, min(stop, now)]. Packets still arriving after the stop are
-// counted as delivered. ID and Variant are left to the caller.
+// counted as delivered, not in the goodput: it is the bytes received by
+// the stop over the active time, as a TCP flow's. ID and Variant are left
+// to the caller.
 func (c *CBR) Result(now sim.Time) metrics.Flow {
 	end := min(c.stop, now)
 	f := metrics.Flow{
@@ -126,7 +129,7 @@ func (c *CBR) Result(now sim.Time) metrics.Flow {
 		Dropped:        make(map[string]int64),
 	}
 	if active := (end - c.start).Seconds(); c.started && active > 0 {
-		f.GoodputBps = float64(c.Sink.Bytes) * 8 / active
+		f.GoodputBps = float64(c.Sink.BytesUntil) * 8 / active
 		f.ThroughputBps = float64(c.sentByte) * 8 / active
 	}
 	for _, k := range network.DropCauses() {
@@ -143,13 +146,19 @@ type UDPSink struct {
 	WireBytes int64 // bytes on the wire
 	First     sim.Time
 	Last      sim.Time
+	// Until is the source's stop; BytesUntil counts the payload bytes
+	// received by then, what the flow's goodput is made of (the queue
+	// draining after the stop would otherwise be divided by the active
+	// time and a rate above the path's reported).
+	Until      sim.Time
+	BytesUntil int64
 
 	net *network.Net
 }
 
 // NewUDPSink binds a sink to a fresh port of net.
 func NewUDPSink(net *network.Net) *UDPSink {
-	s := &UDPSink{net: net, First: sim.Never}
+	s := &UDPSink{net: net, First: sim.Never, Until: sim.Never}
 	s.Port = net.Bind(s)
 	return s
 }
@@ -163,6 +172,9 @@ func (s *UDPSink) Receive(p *network.Packet) {
 	s.Last = now
 	s.Packets++
 	s.Bytes += int64(p.Payload)
+	if now <= s.Until {
+		s.BytesUntil += int64(p.Payload)
+	}
 	s.WireBytes += int64(p.Size)
 	s.net.Free(p)
 }
