@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/tcplab/tcplab/network"
@@ -37,6 +39,55 @@ func TestKeptWindowStaysFinite(t *testing.T) {
 			r := f.Result(n.Now())
 			if maxCwnd > 1e7 || r.FastRetransmits == 0 || r.GoodputBps < 3e5 {
 				t.Fatalf("max cwnd %.3g bytes, %d fast retransmits, goodput %.0f bit/s", maxCwnd, r.FastRetransmits, r.GoodputBps)
+			}
+		})
+	}
+}
+
+// A timeout that T-DLRP answers with IRTOR (no CW mark) keeps cwnd and
+// the initial, unbounded ssthresh of the linux profile; leaving the
+// repair must not deflate cwnd to that ssthresh. It did: cwnd became the
+// 2^20-segment clamp and one ACK sent a million segments, whose
+// scoreboard entries took 105 MB by 50 s on a 12.63 kbit/s link (NewReno:
+// 16 MB). cwnd stays within what the path can hold and the run allocates
+// a few megabytes, for one flow and for five.
+func TestIRTORKeepsTheWindowAndTheMemoryOfAFlowBounded(t *testing.T) {
+	for _, flows := range []int{1, 5} {
+		t.Run(fmt.Sprintf("%d flows", flows), func(t *testing.T) {
+			cfg, err := Profile("linux")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Variant, cfg.Recovery.SACK, cfg.TS.Echo = "tdlrp", true, EchoLatest
+			n := network.New(1)
+			c, h, srv := n.AddNode("C"), n.AddNode("H"), n.AddNode("S")
+			n.Connect("slow", c, h, network.LinkConfig{Bandwidth: 12630, Delay: 90 * sim.Millisecond},
+				func() network.Queue { return network.NewDropTail(50, 0) })
+			n.Connect("fast", h, srv, network.LinkConfig{Bandwidth: 2e6, Delay: sim.Millisecond},
+				func() network.Queue { return network.NewDropTail(50, 0) })
+			n.ComputeRoutes()
+			maxCwnd := 0.0
+			for i := range flows {
+				f, err := NewFlow(n, int32(i), fmt.Sprintf("f%d", i), cfg, c, srv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.SetProbe(func(s *Sample) {
+					// Stop at once rather than send a million segments.
+					if maxCwnd = max(maxCwnd, s.Cwnd); maxCwnd > 1e6 {
+						t.Fatalf("cwnd %.3g bytes at %v", maxCwnd, s.Time)
+					}
+				})
+				f.Start(sim.Time(i) * 100 * sim.Millisecond)
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			n.Run(200 * sim.Second)
+			runtime.ReadMemStats(&after)
+			alloc := after.TotalAlloc - before.TotalAlloc
+			if maxCwnd > 1e6 || alloc > 8<<20 {
+				t.Fatalf("max cwnd %.3g bytes, %d bytes allocated in the run", maxCwnd, alloc)
 			}
 		})
 	}

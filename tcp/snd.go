@@ -635,8 +635,14 @@ func (s *Sender) exitRecovery(ev *AckEvent) {
 	s.InRecovery, s.partial = false, false
 	s.infl = 0
 	exit := s.cfg.Recovery.Exit
-	if exit != ExitGrow {
-		s.Cwnd = s.Ssthresh // RFC 5681 §3.2 step 6
+	// RFC 5681 §3.2 step 6 deflates cwnd to ssthresh. A response that
+	// left ssthresh at its initial "infinite" value (T-DLRP's IRTOR and
+	// wireless verdicts keep the window) has nothing to deflate to: as
+	// Linux's tcp_end_cwnd_reduction, which resets cwnd only while
+	// ssthresh < TCP_INFINITE_SSTHRESH, cwnd stays. Before, it became
+	// the 2^20-segment clamp and one ACK sent a million segments.
+	if exit != ExitGrow && s.Ssthresh < maxCwndSegments*s.State.MSS {
+		s.Cwnd = s.Ssthresh
 	}
 	s.cc.OnRecoveryExit(&s.State)
 	if exit != ExitToSsthresh {
