@@ -58,6 +58,23 @@ func TestVariantsAsNS3(t *testing.T) {
 			seeds:     func(string, float64) int { return 10 },
 			tolerance: 0.05,
 		},
+		{
+			// Westwood+ (tcp/westwood.go): a bandwidth-sample window opens
+			// on any ACK, duplicates included, and lasts the latest RTT, as
+			// ns-3.37's PktsAcked. When it opened only on an ACK carrying an
+			// RTT sample, the segments duplicate ACKs reported in fast
+			// recovery fell outside any window and were divided by one RTT:
+			// ssthresh about 57 segments against ns-3's 34 at 2% loss, and
+			// goodput 13% below ns-3's. Held to 5% where recovery is
+			// rare; measured and not held: A at 5% -12.3% and B at 1%, 2%
+			// -20% and -22% (+5.9%, +40% and +65% under the old rule),
+			// where ns-3 also counts the partial ACKs of fast recovery in
+			// its samples (PktsAcked) and tcplab shows them to no variant.
+			variant: "westwood", ns3Name: "WestwoodPlus", file: "testdata/ns3-westwood.txt",
+			points:    map[string][]float64{"A": {0, 0.005, 0.01, 0.02}, "B": {0}},
+			seeds:     func(string, float64) int { return 10 },
+			tolerance: 0.05,
+		},
 	} {
 		t.Run(v.variant, func(t *testing.T) { v.check(t) })
 	}

@@ -186,6 +186,53 @@ func TestWestwoodSetsSsthreshFromBandwidthNotWindow(t *testing.T) {
 	}
 }
 
+// During fast recovery no ACK carries an RTT sample, yet segments keep
+// leaving the network: a sample window must open on duplicate ACKs too,
+// lasting the latest RTT (ns-3.37's TcpWestwood), or the segments they
+// report pile up outside any window and are then divided by one RTT. Here
+// 100 segments a second arrive throughout: one ACK with a 100 ms sample,
+// 50 duplicate ACKs 10 ms apart, the end of the recovery (its cumulative
+// ACK not shown to the variant, as under the linux profile's exit rule),
+// then new ACKs with samples. Every sample must read about 100 segments a
+// second; the old rule, opening a window only on an ACK with an RTT
+// sample, read 410 after the recovery.
+func TestWestwoodCountsDuplicateACKsInSampleWindows(t *testing.T) {
+	v := newTestVariant(t, "westwood", nil)
+	w := v.(*Westwood)
+	s := testState(10, 5)
+	v.Init(s)
+	rtt := 100 * sim.Millisecond
+	step := 10 * sim.Millisecond
+	v.OnAck(s, &AckEvent{Acked: tMSS, RTT: rtt})
+	var samples []float64
+	start := w.winStart
+	record := func() { // a window closed: its sample is the last one
+		if w.winStart != start {
+			start = w.winStart
+			samples = append(samples, w.lastSample/tMSS)
+		}
+	}
+	for range 50 {
+		s.Now += step
+		v.OnDupAck(s, &AckEvent{Dupacks: 3})
+		record()
+	}
+	v.OnRecoveryExit(s)
+	for range 30 {
+		s.Now += step
+		v.OnAck(s, &AckEvent{Acked: tMSS, RTT: rtt})
+		record()
+	}
+	if len(samples) < 6 {
+		t.Fatalf("%d samples: %v", len(samples), samples)
+	}
+	for i, x := range samples {
+		if math.Abs(x-100) > 15 {
+			t.Fatalf("sample %d: %.0f segments/s, want about 100 (all: %.0f)", i, x, samples)
+		}
+	}
+}
+
 // cubicCA runs congestion avoidance for d at one ACK per segment per RTT
 // (100 ms) and returns the window in segments.
 func cubicCA(v Variant, s *State, d sim.Time) float64 {

@@ -9,12 +9,18 @@ import "github.com/tcplab/tcplab/sim"
 // random loss on an idle path costs little.
 //
 // BWE is sampled once per RTT (Westwood+'s fix of Westwood's per-ACK
-// samples, which ACK compression inflates): the bytes acknowledged during
-// one RTT divided by that RTT, as ns-3's TcpWestwood in WestwoodPlus mode,
-// smoothed by the Tustin low-pass filter of the original Westwood
-// (bwe = a·bwe + (1-a)·(sample + previous sample)/2, a = 0.9, ns-3's
-// default). A duplicate ACK counts as one segment delivered; the cumulative
-// ACK that follows is credited only beyond those (Linux tcp_westwood.c).
+// samples, which ACK compression inflates; Mascolo et al. count "the data
+// acknowledged during the last RTT" in back-to-back RTT windows): the bytes
+// acknowledged during one RTT divided by that RTT, as ns-3's TcpWestwood in
+// WestwoodPlus mode, smoothed by the Tustin low-pass filter of the original
+// Westwood (bwe = a·bwe + (1-a)·(sample + previous sample)/2, a = 0.9,
+// ns-3's default). A window opens on any acknowledgement, a duplicate one
+// included, and lasts the latest RTT sample (ns-3.37's PktsAcked schedules
+// its estimate one m_lastRtt after the first ACK it counts; Linux's
+// westwood_update_window restarts the window on the ACK that closes the
+// last): every byte delivered falls in a window. A duplicate ACK counts as
+// one segment delivered; the cumulative ACK that follows is credited only
+// beyond those (Linux tcp_westwood.c).
 //
 // Params: alpha (0.9), the filter's pole.
 type Westwood struct {
@@ -23,6 +29,7 @@ type Westwood struct {
 
 	bwe, lastSample float64  // bytes per second
 	rttMin          sim.Time // smallest RTT seen
+	lastRTT         sim.Time // the latest RTT sample: a window's length
 	winStart        sim.Time // start of the current sample window
 	winLen          sim.Time // its length: the RTT sample that opened it (0: none open)
 	bytes           float64  // bytes delivered in the window
@@ -51,9 +58,17 @@ func (w *Westwood) count(s *State, bytes float64, rtt sim.Time) {
 		w.lastSample = sample
 		w.bytes, w.winLen = 0, 0
 	}
-	w.bytes += bytes
-	if w.winLen == 0 && rtt > 0 {
-		w.winStart, w.winLen = s.Now, rtt
+	if rtt > 0 {
+		w.lastRTT = rtt
+	}
+	// Until a first RTT sample there is no window to count in: those
+	// bytes (the handshake's, the first ACK's) would be divided by an
+	// RTT they did not take.
+	if w.winLen == 0 && w.lastRTT > 0 {
+		w.winStart, w.winLen = s.Now, w.lastRTT
+	}
+	if w.winLen > 0 {
+		w.bytes += bytes
 	}
 }
 
