@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -36,4 +37,8 @@ func TestLockRefusesASecondSweep(t *testing.T) {
 		t.Fatalf("after release: %v", err)
 	}
 	again()
+	// A finished sweep leaves nothing beside its store.
+	if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s.lock after release: %v", path, err)
+	}
 }

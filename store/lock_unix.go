@@ -15,7 +15,9 @@ import (
 // same store (another shell, a second cluster job) is refused instead of
 // running every point again. The lock is an flock on STORE.lock, which the
 // kernel releases when the process ends, however it ends: a kill -9 leaves
-// no stale lock.
+// no stale lock (only the file, which the next sweep takes over). Release
+// removes the file while still holding it, so a finished sweep leaves
+// nothing beside its store.
 func (s *Store) Lock() (release func(), err error) {
 	path := s.path + ".lock"
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
@@ -33,6 +35,7 @@ func (s *Store) Lock() (release func(), err error) {
 	f.Truncate(0)
 	f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
 	return func() {
+		os.Remove(path)
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil

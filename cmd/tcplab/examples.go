@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,9 @@ write them all into DIR to edit (existing files are never overwritten).`,
 			return err
 		case len(args) == 1:
 			b, ok := examples.Read(args[0])
+			if !ok && filepath.Ext(args[0]) == "" {
+				b, ok = examples.Read(args[0] + ".yaml") // as listed, without the extension
+			}
 			if !ok {
 				return badInput(fmt.Errorf("no built-in example %q (tcplab examples lists them)", args[0]))
 			}
