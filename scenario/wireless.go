@@ -150,11 +150,14 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
 			r.at(w.line, key, "%v", err)
 		}
 	}
+	// A line whose spacing is wrong (unparsed, zero) has its nodes at one
+	// point: that error is the one to read, not a same-position one.
+	badLine := false
 	if l := w.Line; l != nil {
 		if l.Count < 1 {
 			r.at(l.lineOf("count"), l.field("count"), "want at least 1 node")
 		}
-		if !(l.Spacing > 0) {
+		if badLine = !(l.Spacing > 0); badLine {
 			r.at(l.lineOf("spacing"), l.field("spacing"), "want a positive spacing (two nodes at one position)")
 		}
 	}
@@ -175,7 +178,7 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
 			}
 		}
 		k := [2]float64{float64(p.X), float64(p.Y)}
-		if other, dup := at[k]; dup && other != p.Node {
+		if other, dup := at[k]; dup && other != p.Node && !badLine {
 			r.at(p.line, p.path, "nodes %s and %s are at the same position (%g m, %g m)", other, p.Node, k[0], k[1])
 		}
 		at[k] = p.Node

@@ -28,6 +28,11 @@ wireless:
     - {node: A, x: 10m, y: 5m}
     - {node: B, x: 10m, y: 5m}
 `, []string{`x.yaml:6: wireless.nodes[1]: nodes A and B are at the same position (10 m, 5 m)`}},
+		{"a line spacing without a unit is the one error", `duration: 1s
+nodes: [{name: "n{i}", count: 3}]
+wireless:
+  line: {nodes: "n{i}", count: 3, spacing: 300}
+`, []string{`x.yaml:4: wireless.line.spacing: bad length "300": want a number and a unit (km, m), e.g. "200m"`}},
 		{"decode range beyond the sensing range", `duration: 1s
 nodes: [A, B]
 wireless:
