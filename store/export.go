@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tcplab/tcplab/output"
 )
@@ -119,16 +120,22 @@ func WriteSummary(w io.Writer, f output.Format, params []string, sums []Summary)
 		}
 		return output.WriteCSV(w, header, rows)
 	case output.Table:
-		header = append(append([]string{}, params...), "flow", "n", "mean", "sd", "95% CI")
+		// Rates in kbit/s as `tcplab run` prints them, every number in
+		// plain notation.
+		scale, unit := 1.0, ""
+		if len(sums) > 0 && strings.HasSuffix(sums[0].Metric, "_bps") {
+			scale, unit = 1e-3, " kbit/s"
+		}
+		header = append(append([]string{}, params...), "flow", "n", "mean"+unit, "sd", "95% CI")
 		for i, s := range sums {
 			ci := "-"
 			if !math.IsNaN(s.CI95) {
-				ci = "±" + fmt.Sprintf("%.4g", s.CI95)
+				ci = "±" + plain(s.CI95*scale)
 			}
-			rows[i] = append(paramRow(params, s.Params), s.Flow, strconv.Itoa(s.N), fmt.Sprintf("%.4g", s.Mean), fmt.Sprintf("%.4g", s.SD), ci)
+			rows[i] = append(paramRow(params, s.Params), s.Flow, strconv.Itoa(s.N), plain(s.Mean*scale), plain(s.SD*scale), ci)
 		}
 		if len(sums) > 0 {
-			if _, err := fmt.Fprintf(w, "metric: %s\n", sums[0].Metric); err != nil {
+			if _, err := fmt.Fprintf(w, "metric: %s%s\n", sums[0].Metric, strings.Replace(unit, " ", ", in ", 1)); err != nil {
 				return err
 			}
 		}
@@ -148,4 +155,14 @@ func paramRow(params []string, ps []Param) []string {
 		row = append(row, pv[p])
 	}
 	return row
+}
+
+// plain prints x with about four significant digits and never an
+// exponent: 250612 -> "250612", 1.2345 -> "1.234", 0.000123 -> "0.0001230".
+func plain(x float64) string {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	digits := max(0, 3-int(math.Floor(math.Log10(math.Abs(x)))))
+	return strconv.FormatFloat(x, 'f', digits, 64)
 }
