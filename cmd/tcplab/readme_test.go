@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -237,4 +238,62 @@ func checkGoTest(t *testing.T, c docCommand, words []string) {
 func lastLines(s string, n int) string {
 	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(ls[max(0, len(ls)-n):], "\n")
+}
+
+// The README's JSON example is what its command prints: every "key":
+// number it shows (but the wall time) is the run's, every field it names
+// is in the run's output, and its drop causes are all the causes.
+func TestReadmeJSONExampleIsTheRunsOutput(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, "The JSON result of `tcplab run examples/dumbbell-lossy.yaml --format json`")
+	if i < 0 {
+		t.Fatal("README: the JSON example's sentence is gone")
+	}
+	start := strings.Index(text[i:], "```\n") + i + 4
+	end := strings.Index(text[start:], "```") + start
+	block := text[start:end]
+
+	bin := tcplabBinary(t)
+	out, err := exec.Command(bin, "run", "../../examples/dumbbell-lossy.yaml", "--format", "json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	flow := res["flows"].([]any)[0].(map[string]any)
+	drops := res["drops"].(map[string]any)
+	lookup := func(k string) (any, bool) {
+		for _, m := range []map[string]any{res, flow, drops} {
+			if v, ok := m[k]; ok {
+				return v, true
+			}
+		}
+		return nil, false
+	}
+	for _, m := range regexp.MustCompile(`"(\w+)": ([0-9.]+)`).FindAllStringSubmatch(block, -1) {
+		if m[1] == "wall_seconds" {
+			continue
+		}
+		v, ok := lookup(m[1])
+		want, _ := strconv.ParseFloat(m[2], 64)
+		if got, isNum := v.(float64); !ok || !isNum || got != want {
+			t.Errorf("README shows %q: %s, the run prints %v", m[1], m[2], v)
+		}
+	}
+	for _, m := range regexp.MustCompile(`"(\w+)"`).FindAllStringSubmatch(block, -1) {
+		if _, ok := lookup(m[1]); !ok && m[1] != "dumbbell" {
+			t.Errorf("README names %q, which the run does not print", m[1])
+		}
+	}
+	for k := range drops {
+		if !strings.Contains(block, `"`+k+`"`) {
+			t.Errorf("README's drops lack %q", k)
+		}
+	}
 }
