@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -29,7 +28,7 @@ func Bar(b Bars) func(path string) error {
 		n := len(c.Series)
 		width := 0.8 / float64(max(1, n))
 		for i, s := range c.Series {
-			col := plotutil.Color(i)
+			col := seriesColor(i)
 			var xs []float64
 			for k := range b.Categories {
 				if k >= len(s.Y) || math.IsNaN(s.Y[k]) {
@@ -59,7 +58,11 @@ func Bar(b Bars) func(path string) error {
 					}
 				}
 			}
-			if eb := errorBars(xs, ys, es, color.Black); eb != nil {
+			hi := math.Inf(1)
+			if c.YMax != nil {
+				hi = *c.YMax
+			}
+			if eb := errorBars(xs, ys, es, color.Black, 0, hi); eb != nil {
 				p.Add(eb)
 			}
 		}

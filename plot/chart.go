@@ -66,8 +66,17 @@ type Chart struct {
 	DPI int
 	// LegendOutside draws the legend to the right of the plot instead of
 	// over it; it is the default with more than LegendInsideMax entries,
-	// which would cover the curves.
+	// which would cover the curves, and when no corner of the plot is free
+	// of data.
 	LegendOutside bool
+	// ZoomY lets the y axis of a non-negative quantity start above 0 (a
+	// fairness index near 1); the caption then says so. Otherwise it starts
+	// at 0, so that small gaps are not magnified without a word.
+	ZoomY bool
+	// YMax bounds the quantity from above (1 for a fairness index, 100 for
+	// a percentage): error bars stop there. Non-negative quantities stop
+	// at 0 without being told.
+	YMax *float64
 }
 
 // LegendInsideMax is the most legend entries drawn over the plot.
@@ -80,6 +89,13 @@ var Formats = []string{".png", ".svg", ".pdf"}
 func Line(c Chart, path string) error {
 	p := newPlot(c)
 	n := len(c.Series)
+	lo, hi := math.Inf(-1), math.Inf(1)
+	if nonNegative(c) {
+		lo = 0
+	}
+	if c.YMax != nil {
+		hi = *c.YMax
+	}
 	for i, s := range c.Series {
 		xs := dodge(s.X, i, n, c.LogX, c.Series)
 		pts := make(plotter.XYs, len(xs))
@@ -90,14 +106,14 @@ func Line(c Chart, path string) error {
 		if err != nil {
 			return fmt.Errorf("series %s: %w", s.Name, err)
 		}
-		col := plotutil.Color(i)
+		col := seriesColor(i)
 		line.Color = col
 		line.Width = vg.Points(1.5)
 		sc.Color = col
 		sc.Shape = plotutil.Shape(i)
 		sc.Radius = vg.Points(3.5)
 		p.Add(line, sc)
-		if eb := errorBars(xs, s.Y, s.Err, col); eb != nil {
+		if eb := errorBars(xs, s.Y, s.Err, col, lo, hi); eb != nil {
 			p.Add(eb)
 		}
 		p.Legend.Add(s.Name, line, sc)
@@ -118,6 +134,13 @@ func Line(c Chart, path string) error {
 		l.Dashes = curveDashes(i)
 		p.Add(l)
 		p.Legend.Add(cv.Name, l)
+	}
+	if nonNegative(c) && !c.LogY {
+		if c.ZoomY {
+			c.Caption = strings.TrimSpace(c.Caption + " The y axis does not start at 0.")
+		} else {
+			p.Y.Min = 0
+		}
 	}
 	return save(p, c, path)
 }
@@ -151,7 +174,9 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-func errorBars(x, y, e []float64, col color.Color) *plotter.YErrorBars {
+// errorBars draws ±e around y, clipped to the quantity's bounds [lo, hi]
+// (a goodput's interval does not reach below 0).
+func errorBars(x, y, e []float64, col color.Color, lo, hi float64) *plotter.YErrorBars {
 	if len(e) == 0 {
 		return nil
 	}
@@ -161,7 +186,7 @@ func errorBars(x, y, e []float64, col color.Color) *plotter.YErrorBars {
 			continue
 		}
 		ep.XYs = append(ep.XYs, plotter.XY{X: x[k], Y: y[k]})
-		ep.YErrors = append(ep.YErrors, struct{ Low, High float64 }{e[k], e[k]})
+		ep.YErrors = append(ep.YErrors, struct{ Low, High float64 }{min(e[k], y[k]-lo), min(e[k], hi-y[k])})
 	}
 	if len(ep.XYs) == 0 {
 		return nil
@@ -217,6 +242,11 @@ func newPlot(c Chart) *plot.Plot {
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
+	} else {
+		p.Y.Tick.Marker = plainTicks{integers: wholeNumbers(c.Series) && len(c.Curves) == 0}
+	}
+	if !c.LogX && len(c.XTicks) == 0 {
+		p.X.Tick.Marker = plainTicks{}
 	}
 	if len(c.XTicks) > 0 {
 		var ts []plot.Tick
@@ -249,7 +279,7 @@ func save(p *plot.Plot, c Chart, path string) error {
 	// as wide as its longest entry.
 	var legend *plot.Legend
 	legendW := vg.Length(0)
-	if c.LegendOutside || len(c.Series)+len(c.Curves) > LegendInsideMax {
+	if c.LegendOutside || len(c.Series)+len(c.Curves) > LegendInsideMax || !placeLegend(p, c, w, h) {
 		l := p.Legend
 		legend = &l
 		p.Legend = plot.NewLegend()

@@ -10,7 +10,10 @@ import (
 	"strconv"
 	"testing"
 
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 func TestParamLabelNamesPathsForPeople(t *testing.T) {
@@ -58,8 +61,9 @@ func chartWith(series int) Chart {
 	return c
 }
 
-// Up to five entries the legend sits over the plot; beyond, it takes a
-// strip to the right, so the figure widens and the plot keeps its width.
+// Up to five entries the legend sits over the plot, in a corner free of
+// data; beyond, or with no free corner, it takes a strip to the right, so
+// the figure widens and the plot keeps its width.
 func TestCrowdedLegendMovesRightOfThePlot(t *testing.T) {
 	dir := t.TempDir()
 	base := 10 * vg.Centimeter
@@ -70,6 +74,12 @@ func TestCrowdedLegendMovesRightOfThePlot(t *testing.T) {
 	}{{5, false, false}, {6, false, true}, {2, true, true}} {
 		c := chartWith(tc.series)
 		c.LegendOutside = tc.outside
+		if tc.series == 5 { // data in two corners only: top right is free
+			for i := range c.Series {
+				c.Series[i].Y = []float64{0, 0.01 * float64(i)}
+			}
+			c.Series[0].Y[0] = 10
+		}
 		path := filepath.Join(dir, fmt.Sprintf("c%d%v.svg", tc.series, tc.outside))
 		if err := Line(c, path); err != nil {
 			t.Fatal(err)
@@ -122,5 +132,60 @@ func TestWhereValuesFollowTheTitle(t *testing.T) {
 		if got := newPlot(Chart{Title: tc.title, Fixed: fixedText(q)}).Title.Text; got != tc.want {
 			t.Errorf("title %q: got %q, want %q", tc.title, got, tc.want)
 		}
+	}
+}
+
+// The legend covers no data point: for curves that fall, rise, dip in the
+// middle or fill the plot, the corner chosen holds no marker, error-bar
+// end or curve point, and with none free the legend leaves the plot.
+func TestLegendCoversNoDataPoint(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	line := func(f func(x float64) float64) Series {
+		s := Series{Name: "a series with a longish name"}
+		for _, x := range xs {
+			s.X, s.Y = append(s.X, x), append(s.Y, f(x))
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name   string
+		series []Series
+		inside bool
+	}{
+		{"falling", []Series{line(func(x float64) float64 { return 100 - 9*x }), line(func(x float64) float64 { return 90 - 9*x })}, true},
+		{"rising", []Series{line(func(x float64) float64 { return 9 * x }), line(func(x float64) float64 { return 8 * x })}, true},
+		{"a dip", []Series{line(func(x float64) float64 { return (x - 5.5) * (x - 5.5) })}, true},
+		{"everywhere", []Series{line(func(x float64) float64 { return 100 * float64(int(x)%2) }), line(func(x float64) float64 { return 100 * float64(1-int(x)%2) })}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Chart{Title: tc.name, XLabel: "x", YLabel: "y", Series: tc.series}
+			p := newPlot(c)
+			for _, s := range c.Series {
+				pts := make(plotter.XYs, len(s.X))
+				for k := range s.X {
+					pts[k] = plotter.XY{X: s.X[k], Y: s.Y[k]}
+				}
+				sc, _ := plotter.NewScatter(pts)
+				p.Add(sc)
+				p.Legend.Add(s.Name, sc)
+			}
+			w, h := 16*vg.Centimeter, 11*vg.Centimeter
+			if got := placeLegend(p, c, w, h); got != tc.inside {
+				t.Fatalf("placed inside: %v, want %v", got, tc.inside)
+			}
+			if !tc.inside {
+				return
+			}
+			dc := p.DataCanvas(draw.New(vgsvg.New(w, h)))
+			r := p.Legend.Rectangle(dc)
+			for _, s := range c.Series {
+				for k := range s.X {
+					x, y := dc.X(p.X.Norm(s.X[k])), dc.Y(p.Y.Norm(s.Y[k]))
+					if x >= r.Min.X && x <= r.Max.X && y >= r.Min.Y && y <= r.Max.Y {
+						t.Fatalf("legend %v covers (%g, %g)", r, s.X[k], s.Y[k])
+					}
+				}
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 // part of the path after the link or flow name.
 var fieldLabels = map[string]string{
 	"loss.rate":                "loss rate",
+	"rate":                     "802.11b rate",
 	"loss.type":                "loss model",
 	"bandwidth":                "bandwidth",
 	"delay":                    "delay",
@@ -36,7 +37,22 @@ func ParamLabel(path string, labels map[string]string) string {
 	if l, ok := labels[path]; ok {
 		return l
 	}
-	parts := strings.Split(path, ".")
+	// Indices of lists (loss.0.rate: the first error model) name no
+	// quantity.
+	var parts []string
+	for _, f := range strings.Split(path, ".") {
+		if strings.Trim(f, "0123456789") != "" {
+			parts = append(parts, f)
+		}
+	}
+	if len(parts) >= 2 && parts[0] == "wireless" {
+		field := strings.Join(parts[1:], ".")
+		name, ok := fieldLabels[field]
+		if !ok {
+			name = strings.ReplaceAll(parts[len(parts)-1], "_", " ")
+		}
+		return name + " at the radios"
+	}
 	if len(parts) >= 3 && (parts[0] == "links" || parts[0] == "flows" || parts[0] == "nodes") {
 		field := strings.Join(parts[2:], ".")
 		name, ok := fieldLabels[field]

@@ -108,3 +108,16 @@ func TestSeriesCSVGroupsByFlow(t *testing.T) {
 		t.Fatal("a missing column was accepted")
 	}
 }
+
+func TestParamLabelsNameListItemsAndRadios(t *testing.T) {
+	for _, c := range []struct{ path, want string }{
+		{"links.lossy.loss.0.rate", "loss rate on lossy"},
+		{"wireless.loss.1.rate", "loss rate at the radios"},
+		{"wireless.rate", "802.11b rate at the radios"},
+		{"links.lossy.loss.rate", "loss rate on lossy"},
+	} {
+		if got := ParamLabel(c.path, nil); got != c.want {
+			t.Errorf("ParamLabel(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}

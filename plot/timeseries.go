@@ -33,7 +33,7 @@ func (ts TimeSeries) Draw(path string) error {
 		for k := range s.X {
 			pts[k] = plotter.XY{X: s.X[k], Y: s.Y[k]}
 		}
-		col := plotutil.Color(i)
+		col := seriesColor(i)
 		if ts.Points {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {

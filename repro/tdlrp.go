@@ -739,7 +739,8 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 	if len(sums) == 0 {
 		return nil, fmt.Errorf("%s: no run lost a fast retransmission of class %s: nothing to score", c.Entry.Name, class)
 	}
-	ch := plot.Chart{Title: c.Entry.Title, XLabel: xLabel, YLabel: label,
+	hundred := 100.0
+	ch := plot.Chart{Title: c.Entry.Title, XLabel: xLabel, YLabel: label, YMax: &hundred,
 		Series:  seriesChart(sums, xParam, "variant", xScale, 1),
 		Caption: fmt.Sprintf("%s of T-DLRP (2013): of the fast retransmissions lost (ground truth), the share the sender detected before a timeout and classified right, pooled over the connections of a run; mean of the runs, 95%% CI.", fig)}
 	out, err := writeFigure(c, ch, sums, metric)
@@ -1044,7 +1045,8 @@ func table2Report(c *Context) (*Outcome, error) {
 	}
 	sums := summaries(pts)
 	const x = "links.wireless.loss.0.rate"
-	ch := plot.Chart{Title: c.Entry.Title, XLabel: "wireless error rate (%)", YLabel: "Jain fairness index", LogX: true,
+	one := 1.0
+	ch := plot.Chart{Title: c.Entry.Title, XLabel: "wireless error rate (%)", YLabel: "Jain fairness index", LogX: true, ZoomY: true, YMax: &one,
 		Series:  seriesChart(sums, x, "variant", 100, 1),
 		Caption: "Table 2 of T-DLRP (2013): (Σx)²/(n·Σx²) over the 10 connections' goodputs; mean of the runs, 95% CI."}
 	out, err := writeFigure(c, ch, sums, "jain")
