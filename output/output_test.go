@@ -2,9 +2,12 @@ package output
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
+	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/model"
+	"github.com/tcplab/tcplab/scenario"
 )
 
 func TestWriteTableAlignsColumnsWithoutTrailingBlanks(t *testing.T) {
@@ -75,6 +78,24 @@ func TestHumanWritesValuesWithTheirUnit(t *testing.T) {
 	for _, tc := range tests {
 		if got := Human(tc.v, tc.u); got != tc.want {
 			t.Errorf("Human(%v, %q) = %q, want %q", tc.v, tc.u, got, tc.want)
+		}
+	}
+}
+
+// A run with a UDP source says, under the table, that its throughput is
+// the offered load; a run without one says nothing of it.
+func TestUDPThroughputIsNamedTheOfferedLoad(t *testing.T) {
+	for _, tc := range []struct {
+		transport string
+		want      bool
+	}{{"udp", true}, {"tcp", false}} {
+		var b bytes.Buffer
+		res := &scenario.Result{Flows: []metrics.Flow{{ID: "f", Transport: tc.transport}}}
+		if err := WriteResult(&b, Table, res); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "throughput is the offered load"); got != tc.want {
+			t.Errorf("%s: note %v, want %v:\n%s", tc.transport, got, tc.want, b.String())
 		}
 	}
 }

@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -99,6 +100,14 @@ func resultTable(w io.Writer, res *scenario.Result) error {
 	}
 	if err := WriteTable(w, header, rows, func(j int) bool { return columns[j].number }); err != nil {
 		return err
+	}
+	// A UDP source's "throughput" is what it offered, not what a channel
+	// carried (an 11 Mbit/s CBR on an 11 Mbit/s radio reads 11000): say so
+	// beside the numbers.
+	if slices.ContainsFunc(res.Flows, func(f metrics.Flow) bool { return f.Transport == "udp" }) {
+		if _, err := fmt.Fprintln(w, "(udp: throughput is the offered load, what the source sent; goodput is what arrived)"); err != nil {
+			return err
+		}
 	}
 	var drops []string
 	for _, c := range network.DropCauses() {
