@@ -238,13 +238,14 @@ func Run(ctx context.Context, e *Entry, o Options) (*Outcome, *experiment.Report
 	c := &Context{Entry: e, Dir: dir, Root: root, Short: o.Short, Sets: sets}
 	if e.Sweep == "" {
 		out, err := e.Report(c)
-		if err == nil {
-			tcplabOnly(e, out)
+		if err != nil {
+			return nil, &experiment.Report{}, err
 		}
-		if err == nil && o.Short {
+		tcplabOnly(e, out)
+		if o.Short {
 			out.Preview = "reduced: shorter runs — a preview, not a verdict"
 		}
-		return out, &experiment.Report{}, err
+		return out, &experiment.Report{}, nil
 	}
 	// The sweep's scenario path is relative to the root: parse it as if
 	// the sweep file sat there.
