@@ -32,6 +32,7 @@ func TestPaperEntriesStateEveryClaimShort(t *testing.T) {
 	}
 	for _, e := range es {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel() // the model-only entries are single-threaded
 			out, _, err := Run(context.Background(), e, Options{Dir: t.TempDir(), Short: true})
 			if err != nil {
 				t.Fatal(err)
