@@ -209,7 +209,7 @@ metrics: [goodput_bps, timeouts, spurious_timeouts]
 var abouzeidSetup = []Deviation{
 	{"TCP", "ns-2 of 2001, timer not stated for Figs. 5-8", "ns-2.35's TCP (profile ns2: 10 ms tick, 200 ms minimum RTO) unless the entry says otherwise", "ns-2's defaults have changed since; the entries whose outcome hangs on the timer run several"},
 	{"goodput", "not defined", "payload bytes delivered (960 B a packet) per second", "the paper's unit"},
-	{"runs", "not stated", "10 seeds of 200 s (one run where nothing is random)", "not given"},
+	{"runs", "not stated", "10 seeds a point of 200 s (Figs. 1-4: 15 s; one run where nothing is random)", "not given"},
 }
 
 // granularityCases are Fig. 8's timer ticks G (seconds) with the minimum
