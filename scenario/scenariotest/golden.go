@@ -1,10 +1,10 @@
-// Package golden pins the outputs of whole runs so that a refactoring or an
+// Package scenariotest pins the outputs of whole runs so that a refactoring or an
 // optimisation can prove it changed nothing: each case's summary JSON and a
 // fingerprint of every TCP sender event are compared, byte for byte, with a
 // file kept under testdata. TCPLAB_GOLDEN_UPDATE=1 rewrites the file; a
 // deliberate change of behaviour then shows as a diff of it, to be named in
 // the commit that makes it.
-package golden
+package scenariotest
 
 import (
 	"encoding/json"
