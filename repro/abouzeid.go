@@ -348,10 +348,10 @@ func fig34Report(c *Context) (*Outcome, error) {
 		s600 := mustFind(sums, win, w, at, "6.00s")
 		s607 := mustFind(sums, win, w, at, "6.07s")
 		phase := Claim{Figure: "Figs. 3-4", Text: "whether an RTT decrease causes a false fast retransmit depends on where in the round it falls", Paper: "none at 6.00 s (idle part), one at 6.07 s (busy part)",
-			Measured: fmt.Sprintf("w_m=%s: one at %d of %d instants", w, len(with), n), Verdict: verdictOf(len(with) > 0 && len(without) > 0), Test: deterministic,
+			Measured: fmt.Sprintf("one at %d of %d instants", len(with), n), Verdict: verdictOf(len(with) > 0 && len(without) > 0), Test: deterministic,
 			Reason: "a decrease during the busy part lets the rest of the round overtake the packets still in flight by D or more, provided the round has an idle part to overtake into"}
 		exact := Claim{Figure: "Figs. 3-4", Text: "none at 6.00 s, one at 6.07 s", Paper: "6.00 s: 0, 6.07 s: 1",
-			Measured: fmt.Sprintf("w_m=%s: 6.00 s: %.0f, 6.07 s: %.0f", w, s600.Mean, s607.Mean), Verdict: verdictOf(s600.Mean == 0 && s607.Mean >= 1), Test: deterministic,
+			Measured: fmt.Sprintf("6.00 s: %.0f, 6.07 s: %.0f", s600.Mean, s607.Mean), Verdict: verdictOf(s600.Mean == 0 && s607.Mean >= 1), Test: deterministic,
 			Reason: "the instants fall in the idle and the busy part of a round as in the paper"}
 		if len(with) == 0 {
 			phase.Reason = fmt.Sprintf("w_m = %s packets cover the 25-packet pipe (1 Mb/s × 0.2 s): the round has no idle part, the new packets interleave with the old ones one for one, and no third duplicate ACK comes", w)
@@ -679,7 +679,7 @@ func fig8Report(c *Context) (*Outcome, error) {
 			means("G = "+paramValue(first.Params, "G"), sample(best), sample(first), 1e-3, " kbit/s"),
 			means("G = "+paramValue(last.Params, "G"), sample(best), sample(last), 1e-3, " kbit/s")})
 		cl := Claim{Figure: "Fig. 8", Text: "an interior optimum of G exists", Paper: "optimum between the extremes (p = 0)",
-			Measured: fmt.Sprintf("p = %s: best interior G = %s s (%.0f kbit/s); G = %s: %.0f, G = %s: %.0f", p, bestG, best.Mean/1e3,
+			Measured: fmt.Sprintf("best interior G = %s s (%.0f kbit/s); G = %s: %.0f, G = %s: %.0f", bestG, best.Mean/1e3,
 				paramValue(first.Params, "G"), first.Mean/1e3, paramValue(last.Params, "G"), last.Mean/1e3),
 			Verdict: v, Test: fmt.Sprintf("Welch's t-test of the best interior G (%s s) against each end, %s", bestG, test)}
 		if v == Confirmed {

@@ -38,7 +38,7 @@ func TestFig34FalseFastRetransmitNeedsAnIdlePart(t *testing.T) {
 		t.Fatal(err)
 	}
 	exact := out.Claims[1]
-	if !strings.Contains(exact.Measured, "w_m=13: 6.00 s: 0, 6.07 s: 1") || !strings.Contains(exact.Measured, "w_m=26: 6.00 s: 0, 6.07 s: 0") {
+	if !strings.Contains(exact.Measured, "13: 6.00 s: 0, 6.07 s: 1") || !strings.Contains(exact.Measured, "26: 6.00 s: 0, 6.07 s: 0") {
 		t.Fatalf("claim %+v", exact)
 	}
 	// Decided at the caption's w_m = 26, where it fails; 13 is a
