@@ -190,14 +190,7 @@ func countOf(cs []repro.Claim) counts {
 }
 
 func (n *counts) add(o counts) {
-	n.Confirmed += o.Confirmed
-	n.Refuted += o.Refuted
-	n.Depends += o.Depends
-	n.Inconclusive += o.Inconclusive
-	n.Models += o.Models
-	n.ModelsFailed += o.ModelsFailed
-	n.Sanity += o.Sanity
-	n.SanityFailed += o.SanityFailed
+	n.Tally = n.Tally.Plus(o.Tally)
 	n.Claims += o.Claims
 }
 

@@ -392,12 +392,6 @@ func pooledAccuracy(r *store.Run, class string) (float64, bool) {
 	return 100 * right / total, total > 0
 }
 
-// pooledCount sums accuracy.n_lost_fr_CLASS over the connections of a run.
-func pooledCount(r *store.Run, class string) (float64, bool) {
-	s, n := flowSum(r, "accuracy.n_lost_fr_"+class)
-	return s, n > 0
-}
-
 // seriesChart draws per-point summaries as one series per value of
 // series, x from the numeric parameter xParam times xScale.
 func seriesChart(sums []store.Summary, xParam, series string, xScale, yScale float64) []plot.Series {
@@ -662,11 +656,10 @@ func fallsClaim(pts []*runPoint, xParam, fig, text string) Claim {
 
 // pointShare is a grid point's lost fast retransmissions of one class,
 // pooled over its runs: how many were detected and classified right of
-// how many, and each run's accuracy.
+// how many.
 type pointShare struct {
 	params []store.Param
 	share  stats.Proportion
-	perRun []float64
 }
 
 // pooledShares pools eq. 9 (class congestion) or 10 (wireless) over the
@@ -691,9 +684,6 @@ func pooledShares(st *store.Store, class string) ([]pointShare, error) {
 		k, n := accuracyCounts(r, class)
 		right[i] += k
 		total[i] += n
-		if n > 0 {
-			out[i].perRun = append(out[i].perRun, 100*k/n)
-		}
 	}
 	for i := range out {
 		out[i].share = stats.Wilson(int(math.Round(right[i])), int(math.Round(total[i])))
@@ -766,30 +756,21 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 	}
 	// combined is eq. 11 at a point as one proportion: the classes'
 	// events pooled (their mean when the counts are equal).
-	combined := func(kv ...string) (stats.Proportion, []float64, bool) {
+	// The point's runs (each run's accuracy, for the trend) come with it.
+	combined := func(kv ...string) (stats.Proportion, *runPoint, bool) {
 		var k, n int
-		var runs []float64
 		for _, cl := range classes {
 			p, ok := findShare(byClass[cl], kv...)
 			if !ok {
 				return stats.Proportion{}, nil, false
 			}
 			k, n = k+p.share.K, n+p.share.N
-			if len(classes) == 1 {
-				runs = p.perRun
-			}
 		}
-		if len(classes) > 1 {
-			if s, ok := find(sums, kv...); ok {
-				runs = []float64{s.Mean}
-			}
-			for _, p := range pts {
-				if matches(p.params, kv...) {
-					runs = p.vals
-				}
-			}
+		i := slices.IndexFunc(pts, func(p *runPoint) bool { return matches(p.params, kv...) })
+		if i < 0 {
+			return stats.Proportion{}, nil, false
 		}
-		return stats.Wilson(k, n), runs, true
+		return stats.Wilson(k, n), pts[i], true
 	}
 	var xs []string
 	for _, s := range sums {
@@ -812,9 +793,9 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 			}
 			points++
 			cmps = append(cmps, shares(x, t, d))
-			if num := findNum(mustShareParams(byClass[classes[0]], xParam, x), xParam); !math.IsNaN(*num) {
+			if num := findNum(tRuns.params, xParam); !math.IsNaN(*num) {
 				xv = append(xv, *num)
-				groups = append(groups, tRuns)
+				groups = append(groups, tRuns.vals)
 			}
 			last, lastD = t, d
 			out.Measured = append(out.Measured, fmt.Sprintf("%s %s=%s: T-DLRP %s, DAC %s", set, xParam, x, t.Text(), d.Text()))
@@ -871,11 +852,6 @@ func matches(ps []store.Param, kv ...string) bool {
 		}
 	}
 	return true
-}
-
-func mustShareParams(ps []pointShare, kv ...string) []store.Param {
-	p, _ := findShare(ps, kv...)
-	return p.params
 }
 
 // dacZero counts DAC's wireless losses classified right over all points
