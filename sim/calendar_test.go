@@ -10,7 +10,9 @@ import (
 // A reference for the scheduler's order: the same timer rules (an entry
 // per earlier arming, a later arming moved when its entry surfaces, a
 // cancelled entry skipped) over container/heap, a queue written apart
-// from the calendar and the far heap.
+// from the calendar and the far heap. Entries sort by time, then by timer
+// (the tests create timer i i-th), then by arming: so the next to fire is
+// the armed timer with the earliest deadline, the oldest of those tied.
 type refEntry struct {
 	at  Time
 	seq uint64
@@ -21,7 +23,14 @@ type refQueue []refEntry
 
 func (q refQueue) Len() int { return len(q) }
 func (q refQueue) Less(i, j int) bool {
-	return q[i].at < q[j].at || (q[i].at == q[j].at && q[i].seq < q[j].seq)
+	a, b := q[i], q[j]
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	if a.id != b.id {
+		return a.id < b.id
+	}
+	return a.seq < b.seq
 }
 func (q refQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
 func (q *refQueue) Push(x any)   { *q = append(*q, x.(refEntry)) }
@@ -191,7 +200,7 @@ func TestCalendarFiresInTheReferenceOrder(t *testing.T) {
 // runs, and still fire in the reference's order: a regime the test above
 // does not reach (its far heap is large, and the wheel takes such
 // entries). The scheduler bound's two rules have tests of their own
-// (TestARingEntryTiedWithTheFarHeapRunsInArmingOrder and
+// (TestARingEntryTiedWithTheFarHeapRunsInCreationOrder and
 // TestAFarEntryArmedWhileTheCalendarRunsFiresOnTime), which fail under
 // mutations this one does not see.
 func TestCalendarWithASmallFarHeapFiresInTheReferenceOrder(t *testing.T) {
@@ -321,11 +330,12 @@ func TestFewEntriesFireInOrderAcrossTheHeaps(t *testing.T) {
 }
 
 // Entries due at the very start of a wheel bucket, some waiting in the
-// wheel and some in the ring fire in arming order: the wheel's bucket is
+// wheel and some in the ring fire in creation order (here their arming
+// order too): the wheel's bucket is
 // moved into the ring before the ring's entry at the same time runs, and
 // the run goes on past them. With far, the first is armed before the run,
 // into the far heap, and the wheel's bucket moves out before it runs.
-func TestTiesAtAWheelBucketStartFireInArmingOrder(t *testing.T) {
+func TestTiesAtAWheelBucketStartFireInCreationOrder(t *testing.T) {
 	for _, far := range []bool{false, true} {
 		tiesAtAWheelBucketStart(t, far)
 	}
@@ -370,12 +380,12 @@ func tiesAtAWheelBucketStart(t *testing.T, far bool) {
 }
 
 // A ring entry due at the same time as the far heap's first entry but
-// armed before it runs first, and the run goes on: the far heap's first
+// created (and armed) before it runs first, and the run goes on: the far heap's first
 // time is part of the scheduler's bound, and reaching the bound is not
 // the end of the run. The ring entry gets there out of the wheel, armed
 // while the far heap was large; the far one is armed later, once the far
 // heap has shrunk below the wheel's threshold.
-func TestARingEntryTiedWithTheFarHeapRunsInArmingOrder(t *testing.T) {
+func TestARingEntryTiedWithTheFarHeapRunsInCreationOrder(t *testing.T) {
 	s := NewScheduler()
 	for i := range 100 { // a busy background keeps the calendar on
 		var tm *Timer
@@ -455,7 +465,7 @@ func TestAFarEntryArmedWhileTheCalendarRunsFiresOnTime(t *testing.T) {
 // each after the last entry or before the first of their bucket: the
 // pushes walk past a few entries each, not all the others (which made a
 // scenario of 100 000 flows starting together run for minutes), and the
-// timers fire in time and arming order.
+// timers fire in time and creation order.
 func TestTimersDueAtOneInstantDoNotWalkTheirBucket(t *testing.T) {
 	const n = 30000
 	s := NewScheduler()
@@ -498,13 +508,15 @@ func TestTimersDueAtOneInstantDoNotWalkTheirBucket(t *testing.T) {
 	if inRing != n || inWheel != n {
 		t.Fatalf("set-up: of %d timers each, %d went to the ring and %d to the wheel", n, inRing, inWheel)
 	}
-	if s.cal.walked > n {
-		t.Errorf("pushes walked past %d entries in all; want at most %d", s.cal.walked, n)
+	// At most one step a push, and one for each background timer (older
+	// than all of them) due at one of their instants.
+	if limit := n + 100; s.cal.walked > limit {
+		t.Errorf("pushes walked past %d entries in all; want at most %d", s.cal.walked, limit)
 	}
 	if len(fired) != 3*n {
 		t.Fatalf("%d timers fired, want %d", len(fired), 3*n)
 	}
-	var want []int // by time, then in arming order
+	var want []int // by time, then in creation order
 	for r := range 3 {
 		for i := r; i < n; i += 3 {
 			want = append(want, i)

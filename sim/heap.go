@@ -2,11 +2,12 @@ package sim
 
 import "cmp"
 
-// queue is a binary min-heap of entries by (time, sequence): the
-// Scheduler's near and far heaps.
+// queue is a binary min-heap of entries by (time, key): the Scheduler's
+// near and far heaps.
 type queue []entry
 
-// entry is one arming of a timer: due at, pushed as the seq-th entry.
+// entry is one arming of a timer: due at; seq is the timer's key when
+// pushed (its creation number, then which arming), unique per entry.
 type entry struct {
 	at  Time
 	seq uint64

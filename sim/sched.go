@@ -1,14 +1,19 @@
 package sim
 
 // Scheduler runs events in time order. Events with equal times run in the
-// order they were scheduled (FIFO), which makes every run reproducible.
+// order their timers were created: the next event is always the armed
+// timer with the earliest deadline, and of those due at the same time the
+// oldest. The order is a convention (docs/design.md, "Equal times"): it
+// depends only on what is armed, not on when or how often it was armed, so
+// an event skipped or armed earlier by an optimisation cannot move
+// another.
 //
 // Following htsim, every event is a Timer owned by a long-lived object (a
 // link, a TCP sender); the queues hold at most one live entry per timer, so
 // the pending set stays O(components), not O(packets in flight).
 type Scheduler struct {
-	now Time
-	seq uint64
+	now     Time
+	created uint64 // timers created: the next one's creation number
 	// cal holds, while many entries are pending, those due soon: the
 	// links' next arrivals, the near timers; wheel those due later, up to
 	// about a minute ahead (retransmission timeouts, mostly).
@@ -22,9 +27,12 @@ type Scheduler struct {
 	// ring does not reach. The next event is the earlier of the firsts,
 	// so no split changes the order.
 	near, far queue
-	// firing is the timer whose function runHeap is running; reArm is the
-	// entry its re-arming would have pushed into a heap.
+	// firing is the timer whose function runHeap is running, its entry
+	// still the root of heap firingQ unless rootGone; reArm is the entry
+	// its re-arming would have pushed into a heap.
 	firing   *Timer
+	firingQ  *queue
+	rootGone bool
 	reArm    entry
 	reArming bool
 	scratch  []entry // the calendar's entries while it changes its shape
@@ -139,7 +147,7 @@ func (s *Scheduler) runOne() bool {
 // runCalendar takes the calendar's first entry e and runs it if live.
 func (s *Scheduler) runCalendar(e *entry) {
 	at, t := e.at, e.t
-	stale := t.pendingAt != at || t.pendingSeq != e.seq
+	stale := t.pendingAt != at || t.key != e.seq
 	s.cal.popFirst()
 	if stale {
 		return // from an earlier arming
@@ -186,15 +194,17 @@ func (s *Scheduler) setBound() {
 // stays at the root while the timer's function runs; if the function
 // re-arms the timer into the same heap (most do: a link re-arms its own
 // arrival timer), the new entry takes the root's place and is sifted down
-// once, instead of a pop and a push. It has the push's time and sequence
-// number, so the order is exactly that of a pop and a push.
+// once, instead of a pop and a push. It has the push's time and key, so
+// the order is exactly that of a pop and a push. An entry pushed into q
+// that sorts before the root (an older timer armed for this instant) pops
+// the root first (push).
 func (s *Scheduler) runHeap(q *queue) bool {
 	e := (*q)[0]
 	if e.at > s.stop {
 		return false
 	}
 	t := e.t
-	if t.pendingAt != e.at || t.pendingSeq != e.seq {
+	if t.pendingAt != e.at || t.key != e.seq {
 		q.pop()
 		return true // from an earlier arming
 	}
@@ -211,10 +221,15 @@ func (s *Scheduler) runHeap(q *queue) bool {
 	}
 	t.deadline = Never
 	s.events++
-	s.firing, s.reArming = t, false
+	s.firing, s.firingQ, s.rootGone, s.reArming = t, q, false, false
 	t.fn()
 	s.firing = nil
 	switch {
+	case s.rootGone:
+		// An older timer armed for this instant took the root's place.
+		if s.reArming {
+			s.heapFor(s.reArm.at).push(s.reArm)
+		}
 	case !s.reArming:
 		q.pop()
 	case s.heapFor(s.reArm.at) == q:
@@ -240,9 +255,9 @@ func (s *Scheduler) heapFor(at Time) *queue {
 }
 
 func (s *Scheduler) push(t *Timer, at Time) {
-	s.seq++
-	t.pendingAt, t.pendingSeq = at, s.seq
-	e := entry{at: at, seq: s.seq, t: t}
+	t.key = t.key&^(1<<32-1) | (t.key+1)&(1<<32-1)
+	t.pendingAt = at
+	e := entry{at: at, seq: t.key, t: t}
 	if s.cal.on {
 		if s.cal.push(s.now, e) {
 			return
@@ -260,7 +275,12 @@ func (s *Scheduler) push(t *Timer, at Time) {
 		s.reArm, s.reArming = e, true
 		return
 	}
-	s.heapFor(at).push(e)
+	q := s.heapFor(at)
+	if s.firing != nil && q == s.firingQ && !s.rootGone && less(&e, &(*q)[0]) {
+		q.pop()
+		s.rootGone = true
+	}
+	q.push(e)
 	if s.cal.on {
 		s.bound = min(s.bound, at) // the far heap's
 	}

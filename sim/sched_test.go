@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestEqualTimesRunInSchedulingOrder(t *testing.T) {
+func TestEqualTimesRunInCreationOrder(t *testing.T) {
 	s := NewScheduler()
 	var got []int
 	for i := range 5 {
@@ -21,21 +21,79 @@ func TestEqualTimesRunInSchedulingOrder(t *testing.T) {
 }
 
 // Entries for far times wait in a heap of their own; events of both heaps
-// at the same time still run in scheduling order.
-func TestEqualTimesAcrossHeapsRunInSchedulingOrder(t *testing.T) {
+// at the same time still run in their timers' creation order, whenever
+// each was armed.
+func TestEqualTimesAcrossHeapsRunInCreationOrder(t *testing.T) {
 	const at = 500 * Millisecond
 	s := NewScheduler()
 	var got []string
-	far := NewTimer(s, func() { got = append(got, "far") })
-	late := NewTimer(s, func() { got = append(got, "near, armed at 450 ms") })
-	early := NewTimer(s, func() { got = append(got, "near, armed at 420 ms") })
+	far := NewTimer(s, func() { got = append(got, "far, created first") })
+	late := NewTimer(s, func() { got = append(got, "near, created second, armed at 450 ms") })
+	early := NewTimer(s, func() { got = append(got, "near, created third, armed at 420 ms") })
 	far.Arm(at) // 500 ms ahead: the far heap
 	s.At(450*Millisecond, func() { late.Arm(at) })
 	s.At(420*Millisecond, func() { early.Arm(at) })
 	s.Run()
-	want := []string{"far", "near, armed at 420 ms", "near, armed at 450 ms"}
+	want := []string{"far, created first", "near, created second, armed at 450 ms", "near, created third, armed at 420 ms"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
+	}
+}
+
+// The order at equal times depends on what is armed, not on when: a timer
+// armed early, re-armed, or armed for the current instant from another's
+// callback runs at its place among the timers tied with it. An older timer
+// armed for the current instant while a newer one fires from the root of
+// a heap runs next, and the firing timer's own re-arming is kept (the
+// root is given up, not overwritten).
+func TestEqualTimesIgnoreWhenTimersWereArmed(t *testing.T) {
+	cases := []struct {
+		name string
+		arm  func(s *Scheduler, tms []*Timer)
+		want []int
+	}{
+		{"armed newest first", func(s *Scheduler, tms []*Timer) {
+			for i := len(tms) - 1; i >= 0; i-- {
+				tms[i].Arm(Millisecond)
+			}
+		}, []int{0, 1, 2, 3}},
+		{"re-armed later then back", func(s *Scheduler, tms []*Timer) {
+			for _, tm := range tms {
+				tm.Arm(Millisecond)
+			}
+			tms[0].Arm(2 * Millisecond) // moved lazily: its entry surfaces at 1 ms
+			tms[0].Arm(Millisecond)
+		}, []int{0, 1, 2, 3}},
+		{"older armed for now from a newer one's callback", func(s *Scheduler, tms []*Timer) {
+			tms[3].Arm(Millisecond)
+			tms[2].Arm(Millisecond)
+		}, []int{2, 3, 0, 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewScheduler()
+			var got []int
+			tms := make([]*Timer, 4)
+			for i := range tms {
+				tms[i] = NewTimer(s, func() {
+					got = append(got, i)
+					if i == 3 && c.name == "older armed for now from a newer one's callback" && s.Now() == Millisecond {
+						tms[0].Arm(s.Now())
+						tms[1].Arm(s.Now())
+						tms[3].Arm(s.Now() + Millisecond) // its own re-arming, held while it runs
+					}
+				})
+			}
+			c.arm(s, tms)
+			s.Run()
+			want := c.want
+			if c.name == "older armed for now from a newer one's callback" {
+				want = append(want, 3)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("order %v, want %v", got, want)
+			}
+		})
 	}
 }
 

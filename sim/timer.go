@@ -5,22 +5,29 @@ package sim
 // field, and the queued entry is moved when it surfaces. Moving it earlier
 // pushes a fresh entry and leaves the old one stale.
 type Timer struct {
-	s          *Scheduler
-	fn         func()
-	deadline   Time // when fn should run; Never if idle
-	pendingAt  Time // time of this timer's live queued entry; Never if none
-	pendingSeq uint64
+	s         *Scheduler
+	fn        func()
+	deadline  Time // when fn should run; Never if idle
+	pendingAt Time // time of this timer's live queued entry; Never if none
+	// key orders this timer's entries among others due at the same time
+	// and tells its live entry from stale ones: the timer's creation
+	// number in the high 32 bits (equal times run in creation order), the
+	// number of its armings, wrapping, in the low 32.
+	key uint64
 }
 
 // NewTimer makes an idle timer that calls fn when it fires. fn is bound
 // once, so arming never allocates.
 func NewTimer(s *Scheduler, fn func()) *Timer {
-	return &Timer{s: s, fn: fn, deadline: Never, pendingAt: Never}
+	t := new(Timer)
+	t.Init(s, fn)
+	return t
 }
 
 // Init prepares a Timer embedded in another struct (no allocation).
 func (t *Timer) Init(s *Scheduler, fn func()) {
-	*t = Timer{s: s, fn: fn, deadline: Never, pendingAt: Never}
+	s.created++
+	*t = Timer{s: s, fn: fn, deadline: Never, pendingAt: Never, key: s.created << 32}
 }
 
 // Arm sets the timer to fire at time at, replacing any earlier arming.

@@ -51,5 +51,5 @@ metrics: [goodput_bps]
 	}
 	// Output:
 	// loss 1%: 843 ± 101 kbit/s over 4 runs
-	// loss 5%: 310 ± 40 kbit/s over 4 runs
+	// loss 5%: 310 ± 39 kbit/s over 4 runs
 }
