@@ -25,6 +25,7 @@ func Bar(b Bars) func(path string) error {
 		c.LogX = false
 		c.XTicks = nil
 		p := newPlot(c)
+		m := &marks{}
 		n := len(c.Series)
 		width := 0.8 / float64(max(1, n))
 		for i, s := range c.Series {
@@ -40,6 +41,10 @@ func Bar(b Bars) func(path string) error {
 				if err != nil {
 					return fmt.Errorf("series %s: %w", s.Name, err)
 				}
+				// The bar's outline, for the legend to keep clear of.
+				m.segment(x-width/2, 0, x-width/2, s.Y[k])
+				m.segment(x-width/2, s.Y[k], x+width/2, s.Y[k])
+				m.segment(x+width/2, s.Y[k], x+width/2, 0)
 				poly.Color = col
 				poly.LineStyle.Width = vg.Points(0.5)
 				p.Add(poly)
@@ -62,6 +67,11 @@ func Bar(b Bars) func(path string) error {
 			if c.YMax != nil {
 				hi = *c.YMax
 			}
+			for k := range xs {
+				if !math.IsNaN(es[k]) && es[k] != 0 {
+					m.point(xs[k], ys[k]+min(es[k], hi-ys[k]))
+				}
+			}
 			if eb := errorBars(xs, ys, es, color.Black, 0, hi); eb != nil {
 				p.Add(eb)
 			}
@@ -73,6 +83,6 @@ func Bar(b Bars) func(path string) error {
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		p.X.Min, p.X.Max = -0.6, float64(len(b.Categories))-0.4
 		p.Y.Min = 0
-		return save(p, c, path)
+		return save(p, c, m, path)
 	}
 }

@@ -119,13 +119,7 @@ func Line(c Chart, path string) error {
 		p.Legend.Add(s.Name, line, sc)
 	}
 	for i, cv := range c.Curves {
-		pts := make(plotter.XYs, 0, len(cv.X))
-		for k := range cv.X {
-			if !math.IsNaN(cv.Y[k]) && !math.IsInf(cv.Y[k], 0) {
-				pts = append(pts, plotter.XY{X: cv.X[k], Y: cv.Y[k]})
-			}
-		}
-		l, err := plotter.NewLine(pts)
+		l, err := plotter.NewLine(curvePoints(cv))
 		if err != nil {
 			return fmt.Errorf("curve %s: %w", cv.Name, err)
 		}
@@ -142,7 +136,7 @@ func Line(c Chart, path string) error {
 			p.Y.Min = 0
 		}
 	}
-	return save(p, c, path)
+	return save(p, c, seriesMarks(c, lo, hi), path)
 }
 
 // dodge shifts series apart by a little so that error bars at the same x
@@ -259,8 +253,9 @@ func newPlot(c Chart) *plot.Plot {
 }
 
 // save draws the plot, with the caption under it (and the legend to its
-// right when crowded), in the format of the file's extension.
-func save(p *plot.Plot, c Chart, path string) error {
+// right when crowded or when it would cover any of m), in the format of
+// the file's extension.
+func save(p *plot.Plot, c Chart, m *marks, path string) error {
 	w, h := c.Width, c.Height
 	if w == 0 {
 		w = 16 * vg.Centimeter
@@ -279,7 +274,9 @@ func save(p *plot.Plot, c Chart, path string) error {
 	// as wide as its longest entry.
 	var legend *plot.Legend
 	legendW := vg.Length(0)
-	if c.LegendOutside || len(c.Series)+len(c.Curves) > LegendInsideMax || !placeLegend(p, c, w, h) {
+	inside := !c.LegendOutside && len(c.Series)+len(c.Curves) <= LegendInsideMax && placeLegend(p, c, m, w, h)
+	observe(p, m, inside, w, h, path)
+	if !inside {
 		l := p.Legend
 		legend = &l
 		p.Legend = plot.NewLegend()

@@ -10,10 +10,7 @@ import (
 	"strconv"
 	"testing"
 
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 func TestParamLabelNamesPathsForPeople(t *testing.T) {
@@ -136,8 +133,11 @@ func TestWhereValuesFollowTheTitle(t *testing.T) {
 }
 
 // The legend covers no data point: for curves that fall, rise, dip in the
-// middle or fill the plot, the corner chosen holds no marker, error-bar
-// end or curve point, and with none free the legend leaves the plot.
+// middle or fill the plot, for a line of two points crossing the plot and
+// for bars, the corner chosen holds no marker, error-bar end, line or bar
+// edge, and with none free the legend leaves the plot. The check is made
+// on the written figure's placement (ObservePlacements), as a
+// reproduction's test makes it for every figure.
 func TestLegendCoversNoDataPoint(t *testing.T) {
 	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	line := func(f func(x float64) float64) Series {
@@ -147,44 +147,50 @@ func TestLegendCoversNoDataPoint(t *testing.T) {
 		}
 		return s
 	}
+	bars := func(ys ...float64) func(string) error {
+		return Bar(Bars{Chart: Chart{Title: "bars", YLabel: "y", Series: []Series{{Name: "a series with a longish name", Y: ys}}},
+			Categories: []string{"a", "b", "c", "d"}})
+	}
+	chart := func(ss ...Series) func(string) error {
+		return func(path string) error {
+			return Line(Chart{Title: "lines", XLabel: "x", YLabel: "y", Series: ss}, path)
+		}
+	}
+	const outside, topRight, topLeft, bottomLeft = "outside", "top right", "top left", "bottom left"
 	for _, tc := range []struct {
-		name   string
-		series []Series
-		inside bool
+		name string
+		draw func(string) error
+		want string
 	}{
-		{"falling", []Series{line(func(x float64) float64 { return 100 - 9*x }), line(func(x float64) float64 { return 90 - 9*x })}, true},
-		{"rising", []Series{line(func(x float64) float64 { return 9 * x }), line(func(x float64) float64 { return 8 * x })}, true},
-		{"a dip", []Series{line(func(x float64) float64 { return (x - 5.5) * (x - 5.5) })}, true},
-		{"everywhere", []Series{line(func(x float64) float64 { return 100 * float64(int(x)%2) }), line(func(x float64) float64 { return 100 * float64(1-int(x)%2) })}, false},
+		{"falling", chart(line(func(x float64) float64 { return 100 - 9*x }), line(func(x float64) float64 { return 90 - 9*x })), topRight},
+		{"rising", chart(line(func(x float64) float64 { return 9 * x }), line(func(x float64) float64 { return 8 * x })), topLeft},
+		{"a dip", chart(line(func(x float64) float64 { return (x - 5.5) * (x - 5.5) })), bottomLeft},
+		{"two points, corner to corner", chart(Series{Name: "a series with a longish name", X: []float64{1, 10}, Y: []float64{0, 100}},
+			Series{Name: "a second series", X: []float64{1, 10}, Y: []float64{100, 0}}), outside},
+		{"everywhere", chart(line(func(x float64) float64 { return 100 * float64(int(x)%2) }), line(func(x float64) float64 { return 100 * float64(1-int(x)%2) })), outside},
+		{"bars tall on the right", bars(10, 20, 90, 100), topLeft},
+		{"bars tall everywhere", bars(100, 100, 100, 100), outside},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := Chart{Title: tc.name, XLabel: "x", YLabel: "y", Series: tc.series}
-			p := newPlot(c)
-			for _, s := range c.Series {
-				pts := make(plotter.XYs, len(s.X))
-				for k := range s.X {
-					pts[k] = plotter.XY{X: s.X[k], Y: s.Y[k]}
-				}
-				sc, _ := plotter.NewScatter(pts)
-				p.Add(sc)
-				p.Legend.Add(s.Name, sc)
+			var got []Placement
+			stop := ObservePlacements(func(p Placement) { got = append(got, p) })
+			defer stop()
+			if err := tc.draw(filepath.Join(t.TempDir(), "f.svg")); err != nil {
+				t.Fatal(err)
 			}
-			w, h := 16*vg.Centimeter, 11*vg.Centimeter
-			if got := placeLegend(p, c, w, h); got != tc.inside {
-				t.Fatalf("placed inside: %v, want %v", got, tc.inside)
+			if len(got) != 1 {
+				t.Fatalf("%d placements observed, want 1", len(got))
 			}
-			if !tc.inside {
-				return
+			p := got[0]
+			where := outside
+			if p.Inside {
+				where = map[[2]bool]string{{true, false}: topRight, {true, true}: topLeft, {false, true}: bottomLeft, {false, false}: "bottom right"}[[2]bool{p.Top, p.Left}]
 			}
-			dc := p.DataCanvas(draw.New(vgsvg.New(w, h)))
-			r := p.Legend.Rectangle(dc)
-			for _, s := range c.Series {
-				for k := range s.X {
-					x, y := dc.X(p.X.Norm(s.X[k])), dc.Y(p.Y.Norm(s.Y[k]))
-					if x >= r.Min.X && x <= r.Max.X && y >= r.Min.Y && y <= r.Max.Y {
-						t.Fatalf("legend %v covers (%g, %g)", r, s.X[k], s.Y[k])
-					}
-				}
+			if where != tc.want {
+				t.Fatalf("legend placed %s, want %s", where, tc.want)
+			}
+			if p.Inside && (p.Covered != 0 || p.Points == 0) {
+				t.Fatalf("legend covers %d of %d drawn points", p.Covered, p.Points)
 			}
 		})
 	}

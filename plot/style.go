@@ -3,13 +3,9 @@ package plot
 import (
 	"image/color"
 	"math"
-	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Colour and marker of series i: the Okabe-Ito qualitative palette, which
@@ -83,54 +79,4 @@ func nonNegative(c Chart) bool {
 		}
 	}
 	return true
-}
-
-// placeLegend puts the legend in a corner of the plot where it covers no
-// data point (markers, error bar ends, the models' curves), trying the
-// chart's preferred corner first; it reports false when every corner
-// covers some, and the legend then goes to the right of the plot.
-func placeLegend(p *plot.Plot, c Chart, w, h vg.Length) bool {
-	probe := draw.New(vgsvg.New(w, h))
-	dc := p.DataCanvas(probe)
-	var pts []vg.Point
-	add := func(x, y float64) {
-		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(y, 0) {
-			return
-		}
-		if c.LogX && x <= 0 || c.LogY && y <= 0 {
-			return
-		}
-		pts = append(pts, vg.Point{X: dc.X(p.X.Norm(x)), Y: dc.Y(p.Y.Norm(y))})
-	}
-	for _, s := range c.Series {
-		for k := range s.X {
-			add(s.X[k], s.Y[k])
-			if k < len(s.Err) && !math.IsNaN(s.Err[k]) {
-				add(s.X[k], s.Y[k]+s.Err[k])
-				add(s.X[k], s.Y[k]-s.Err[k])
-			}
-		}
-	}
-	for _, cv := range c.Curves {
-		for k := range cv.X {
-			add(cv.X[k], cv.Y[k])
-		}
-	}
-	corners := []struct{ top, left bool }{{true, false}, {true, true}, {false, true}, {false, false}}
-	if c.LegendBottomLeft {
-		corners[0], corners[2] = corners[2], corners[0]
-	}
-	margin := vg.Points(4)
-	for _, k := range corners {
-		p.Legend.Top, p.Legend.Left = k.top, k.left
-		p.Legend.XOffs, p.Legend.YOffs = 0, 0
-		r := p.Legend.Rectangle(dc)
-		r.Min.X, r.Min.Y, r.Max.X, r.Max.Y = r.Min.X-margin, r.Min.Y-margin, r.Max.X+margin, r.Max.Y+margin
-		if !slices.ContainsFunc(pts, func(q vg.Point) bool {
-			return q.X >= r.Min.X && q.X <= r.Max.X && q.Y >= r.Min.Y && q.Y <= r.Max.Y
-		}) {
-			return true
-		}
-	}
-	return false
 }

@@ -28,6 +28,7 @@ type TimeSeries struct {
 // Draw writes the chart to path (.png or .svg).
 func (ts TimeSeries) Draw(path string) error {
 	p := newPlot(ts.Chart)
+	m := &marks{}
 	for i, s := range ts.Series {
 		pts := make(plotter.XYs, len(s.X))
 		for k := range s.X {
@@ -35,6 +36,9 @@ func (ts TimeSeries) Draw(path string) error {
 		}
 		col := seriesColor(i)
 		if ts.Points {
+			for _, q := range pts {
+				m.point(q.X, q.Y)
+			}
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
 				return err
@@ -50,12 +54,13 @@ func (ts TimeSeries) Draw(path string) error {
 		if err != nil {
 			return err
 		}
+		m.line(pts)
 		l.Color = col
 		l.Width = vg.Points(1)
 		p.Add(l)
 		p.Legend.Add(s.Name, l)
 	}
-	return save(p, ts.Chart, path)
+	return save(p, ts.Chart, m, path)
 }
 
 // FromSeriesCSV reads a TCP time-series CSV (a scenario's trace.tcp file:

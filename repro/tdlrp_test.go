@@ -8,19 +8,23 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/tcplab/tcplab/plot"
 	"github.com/tcplab/tcplab/store"
 )
 
 // Every entry of the papers runs in its reduced form and states its
-// claims, each with a verdict, a measurement and a reason.
+// claims, each with a verdict, a measurement and a reason; and every
+// figure it draws has its legend where it covers no drawn point (or
+// outside the plot).
 func TestPaperEntriesStateEveryClaimShort(t *testing.T) {
 	var es []*Entry
 	for _, c := range []struct {
 		paper string
 		least int
-	}{{"tdlrp", 9}, {"abouzeid", 6}, {"adminrto", 3}, {"alltcp", 3}, {"tcpnc", 3}} {
+	}{{"tdlrp", 9}, {"abouzeid", 6}, {"adminrto", 3}, {"alltcp", 3}, {"tcpnc", 3}, {"validation", 1}} {
 		got, err := Select(c.paper)
 		if err != nil {
 			t.Fatal(err)
@@ -30,27 +34,56 @@ func TestPaperEntriesStateEveryClaimShort(t *testing.T) {
 		}
 		es = append(es, got...)
 	}
-	for _, e := range es {
-		t.Run(e.Name, func(t *testing.T) {
-			t.Parallel() // the model-only entries are single-threaded
-			out, _, err := Run(context.Background(), e, Options{Dir: t.TempDir(), Short: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(out.Claims) == 0 {
-				t.Fatal("no claims")
-			}
-			for _, c := range out.Claims {
-				if c.Verdict == "" || c.Measured == "" || c.Test == "" {
-					t.Errorf("incomplete claim %+v", c)
+	var mu sync.Mutex
+	placed := map[string]plot.Placement{}
+	defer plot.ObservePlacements(func(p plot.Placement) {
+		mu.Lock()
+		placed[p.Path] = p
+		mu.Unlock()
+	})()
+	figures := map[string][]string{}
+	t.Run("entries", func(t *testing.T) {
+		for _, e := range es {
+			t.Run(e.Name, func(t *testing.T) {
+				t.Parallel() // the model-only entries are single-threaded
+				out, _, err := Run(context.Background(), e, Options{Dir: t.TempDir(), Short: true})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			for _, f := range out.Files {
-				if st, err := os.Stat(f); err != nil || st.Size() == 0 {
-					t.Errorf("%s: %v", f, err)
+				if len(out.Claims) == 0 {
+					t.Fatal("no claims")
 				}
+				for _, c := range out.Claims {
+					if c.Verdict == "" || c.Measured == "" || c.Test == "" {
+						t.Errorf("incomplete claim %+v", c)
+					}
+				}
+				for _, f := range out.Files {
+					if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+						t.Errorf("%s: %v", f, err)
+					}
+				}
+				mu.Lock()
+				figures[e.Name] = out.Figures
+				mu.Unlock()
+			})
+		}
+	})
+	drawn := 0
+	for name, fs := range figures {
+		for _, f := range fs {
+			p, ok := placed[f]
+			switch {
+			case !ok:
+				t.Errorf("%s: figure %s was not drawn through the legend's placement", name, filepath.Base(f))
+			case p.Inside && p.Covered > 0:
+				t.Errorf("%s: the legend of %s covers %d of its %d drawn points", name, filepath.Base(f), p.Covered, p.Points)
 			}
-		})
+			drawn++
+		}
+	}
+	if drawn == 0 {
+		t.Fatal("no figure drawn")
 	}
 }
 
