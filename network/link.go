@@ -266,7 +266,16 @@ func (l *Link) armTxDone() {
 	l.txDone.Arm(l.busyUntil)
 }
 
-func (l *Link) onTxDone() { l.startTx(l.arrive.Now()) }
+// onTxDone starts what is due by now, each transmission at its own time,
+// as catchUp does for an arrival or an enqueue: one of those at this very
+// instant may have started the next packet already, and starting another
+// here would put two on the wire at once.
+func (l *Link) onTxDone() {
+	l.catchUp(l.arrive.Now())
+	if l.queued {
+		l.armTxDone()
+	}
+}
 
 func (l *Link) onArrive() {
 	now := l.arrive.Now()

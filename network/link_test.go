@@ -291,3 +291,39 @@ func TestALinksHooksFollowTheirSetters(t *testing.T) {
 			events, r.got, start+2*sim.Millisecond)
 	}
 }
+
+// A link that starts each transmission with an event of its own (a delay
+// process or a tracer makes it so) never has two packets on the wire: a
+// packet sent at the very instant a transmission ends, by an event that
+// runs before the transmitter's (an older timer), takes its turn behind
+// the packet already queued, and the transmitter's event then starts
+// nothing more. Before the fix the second start overlapped the first:
+// arrivals 11, 12 and 12 ms.
+func TestAnEagerLinkSendsOnePacketAtATime(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		eager func(l *Link)
+	}{
+		{"delay process", func(l *Link) { l.SetDelayProcess(&Schedule{Initial: 10 * sim.Millisecond}) }},
+		{"tracer", func(l *Link) { l.SetTracer(TraceFunc(func(byte, *Link, *Packet, sim.Time) {})) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n, a, b, ab, r := pair(8e6, 10*sim.Millisecond, 100)
+			c.eager(ab)
+			// Made before the run, so older than the transmitter's timer,
+			// which the link makes when the second packet waits.
+			n.Sched.At(sim.Millisecond, func() { a.Send(dataPacket(n, a, b, r, 1000)) })
+			a.Send(dataPacket(n, a, b, r, 1000))
+			a.Send(dataPacket(n, a, b, r, 1000))
+			n.Run(sim.Second)
+			var got []sim.Time
+			for _, g := range r.got {
+				got = append(got, g.at)
+			}
+			want := []sim.Time{11 * sim.Millisecond, 12 * sim.Millisecond, 13 * sim.Millisecond}
+			if !slices.Equal(got, want) {
+				t.Fatalf("arrivals at %v, want %v", got, want)
+			}
+		})
+	}
+}
