@@ -15,9 +15,9 @@
 package alltcp
 
 import (
-	"fmt"
 	"math/rand/v2"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
@@ -130,46 +130,41 @@ func (c Config) Validate() error {
 	switch c.Mode {
 	case Adaptive, Split, Regulate, Observe:
 	default:
-		return &FieldError{"mode", fmt.Sprintf("%q: want adaptive, split, regulate or observe", c.Mode)}
+		return component.Errorf("mode", "%q: want adaptive, split, regulate or observe", c.Mode)
 	}
 	if _, ok := predictors[c.Predictor]; !ok {
-		return &FieldError{"predictor", fmt.Sprintf("%q: want farima, arima, ewma or last", c.Predictor)}
+		return component.Errorf("predictor", "%q: want farima, arima, ewma or last", c.Predictor)
 	}
 	switch {
 	case c.LongLived < 1:
-		return &FieldError{"long_lived", fmt.Sprintf("%d: want at least 1 packet", c.LongLived)}
+		return component.Errorf("long_lived", "%d: want at least 1 packet", c.LongLived)
 	case c.Interval <= 0:
-		return &FieldError{"interval", "must be positive"}
+		return component.Errorf("interval", "%s", "must be positive")
 	case c.Tau < 1 || c.Tau > 100:
-		return &FieldError{"tau", fmt.Sprintf("%d: want 1 to 100 intervals", c.Tau)}
+		return component.Errorf("tau", "%d: want 1 to 100 intervals", c.Tau)
 	case c.History < 32:
-		return &FieldError{"history", fmt.Sprintf("%d: want at least 32 intervals (a fit needs them)", c.History)}
+		return component.Errorf("history", "%d: want at least 32 intervals (a fit needs them)", c.History)
 	case c.Refit < 1:
-		return &FieldError{"refit", fmt.Sprintf("%d: want at least 1 interval", c.Refit)}
+		return component.Errorf("refit", "%d: want at least 1 interval", c.Refit)
 	case !(c.Alpha >= 0 && c.Alpha < c.Beta):
-		return &FieldError{"alpha", fmt.Sprintf("%g is not below beta %g: the agent would split and regulate at once", c.Alpha, c.Beta)}
+		return component.Errorf("alpha", "%g is not below beta %g: the agent would split and regulate at once", c.Alpha, c.Beta)
 	case !(c.Beta <= 1):
-		return &FieldError{"beta", fmt.Sprintf("%g: a utilisation, want at most 1", c.Beta)}
+		return component.Errorf("beta", "%g: a utilisation, want at most 1", c.Beta)
 	case !(c.MaxP > 0 && c.MaxP <= 1):
-		return &FieldError{"max_p", fmt.Sprintf("%g: want a probability in (0, 1]", c.MaxP)}
+		return component.Errorf("max_p", "%g: want a probability in (0, 1]", c.MaxP)
 	case !(c.Eps > 0 && c.Eps < 1):
-		return &FieldError{"epsilon", fmt.Sprintf("%g: want ε in (0, 1) (eq. 1)", c.Eps)}
+		return component.Errorf("epsilon", "%g: want ε in (0, 1) (eq. 1)", c.Eps)
 	case !(c.PEps > 0 && c.PEps < 0.5):
-		return &FieldError{"p_epsilon", fmt.Sprintf("%g: want P_ε in (0, 0.5) (eq. 6)", c.PEps)}
+		return component.Errorf("p_epsilon", "%g: want P_ε in (0, 0.5) (eq. 6)", c.PEps)
 	case c.Buffer < 2*1500:
-		return &FieldError{"buffer", fmt.Sprintf("%d bytes: want at least two segments", c.Buffer)}
+		return component.Errorf("buffer", "%d bytes: want at least two segments", c.Buffer)
 	case !(c.GammaMax >= 1):
-		return &FieldError{"gamma_max", fmt.Sprintf("%g: want at least 1 (eq. 9)", c.GammaMax)}
+		return component.Errorf("gamma_max", "%g: want at least 1 (eq. 9)", c.GammaMax)
 	case c.MaxHold < 0:
-		return &FieldError{"max_hold", "must not be negative"}
+		return component.Errorf("max_hold", "%s", "must not be negative")
 	}
 	return nil
 }
-
-// FieldError is a bad setting, with the field it is in.
-type FieldError struct{ Field, Msg string }
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
 // Stats count what an agent did; the JSON names are those of a run's
 // result.

@@ -284,7 +284,7 @@ func (p Param) value(s string) (float64, bool) {
 	table, base := []units.Suffix(nil), 1.0
 	switch p.Unit {
 	case Probability:
-		return units.Fraction(s)
+		return units.ParseFraction(s)
 	case Time:
 		table, base = units.Duration, 1e9 // the table is in nanoseconds
 	case Size:

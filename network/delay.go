@@ -1,8 +1,10 @@
 package network
 
 import (
+	"fmt"
 	"math/rand/v2"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
 )
 
@@ -103,4 +105,98 @@ func (j *Jitter) Delay(sim.Time) sim.Time {
 		return j.Base
 	}
 	return j.Base + sim.Time(j.Rand.Int64N(int64(j.Spread)))
+}
+
+// The delay processes' parameters, as a scenario's delay_process "model"
+// names them.
+
+// TwoStateParams: model "two_state" (Abouzeid & Roy): delay τ1 (the
+// link's delay if not given) and τ2; each stay lasts min_stay + an
+// exponential of mean.
+type TwoStateParams struct {
+	Delay1   *sim.Time `yaml:"delay1"`
+	Delay2   sim.Time  `yaml:"delay2" required:"true"`
+	Mean1    sim.Time  `yaml:"mean1" required:"true"`
+	Mean2    sim.Time  `yaml:"mean2" required:"true"`
+	MinStay1 sim.Time  `yaml:"min_stay1"`
+	MinStay2 sim.Time  `yaml:"min_stay2"`
+}
+
+// ScheduleParams: model "schedule": the link's delay until the first
+// step, then each step's.
+type ScheduleParams struct {
+	Steps []StepParams `yaml:"steps" required:"true"`
+}
+
+// StepParams is one step of a schedule; both keys are required.
+type StepParams struct {
+	At    *sim.Time `yaml:"at"`
+	Delay *sim.Time `yaml:"delay"`
+}
+
+// JitterParams: model "jitter": the link's delay plus a uniform delay in
+// [0, spread).
+type JitterParams struct {
+	Spread sim.Time `yaml:"spread" required:"true"`
+}
+
+func init() {
+	Delays.Register("two_state", func() DelayParams { return &TwoStateParams{} })
+	Delays.Register("schedule", func() DelayParams { return &ScheduleParams{} })
+	Delays.Register("jitter", func() DelayParams { return &JitterParams{} })
+}
+
+// Validate implements component.Params.
+func (p *TwoStateParams) Validate() error {
+	if p.Mean1 == 0 && p.MinStay1 == 0 || p.Mean2 == 0 && p.MinStay2 == 0 {
+		return component.Errors{component.Errorf("", "each state needs a positive mean or min_stay")}
+	}
+	return nil
+}
+
+// NewDelayProcess implements DelayParams.
+func (p *TwoStateParams) NewDelayProcess(net *Net, base sim.Time, stream string) DelayProcess {
+	d1 := base
+	if p.Delay1 != nil {
+		d1 = *p.Delay1
+	}
+	t := NewTwoState(d1, p.Delay2, p.Mean1, p.Mean2, net.Stream(stream))
+	t.MinStay1, t.MinStay2 = p.MinStay1, p.MinStay2
+	return t
+}
+
+// Validate implements component.Params.
+func (p *ScheduleParams) Validate() error {
+	var es component.Errors
+	for i := 1; i < len(p.Steps); i++ {
+		if a, b := p.Steps[i-1].At, p.Steps[i].At; a != nil && b != nil && *b <= *a {
+			es = append(es, component.Errorf(fmt.Sprintf("steps[%d].at", i), "steps must be in increasing time order"))
+		}
+	}
+	for i, st := range p.Steps {
+		if st.At == nil {
+			es = append(es, component.Errorf(fmt.Sprintf("steps[%d].at", i), "missing"))
+		}
+		if st.Delay == nil {
+			es = append(es, component.Errorf(fmt.Sprintf("steps[%d].delay", i), "missing"))
+		}
+	}
+	return es.Err()
+}
+
+// NewDelayProcess implements DelayParams.
+func (p *ScheduleParams) NewDelayProcess(_ *Net, base sim.Time, _ string) DelayProcess {
+	steps := make([]Step, len(p.Steps))
+	for i, st := range p.Steps {
+		steps[i] = Step{At: *st.At, Delay: *st.Delay}
+	}
+	return &Schedule{Initial: base, Steps: steps}
+}
+
+// Validate implements component.Params.
+func (p *JitterParams) Validate() error { return nil }
+
+// NewDelayProcess implements DelayParams.
+func (p *JitterParams) NewDelayProcess(net *Net, base sim.Time, stream string) DelayProcess {
+	return &Jitter{Base: base, Spread: p.Spread, Rand: net.Stream(stream)}
 }

@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/units"
 )
 
 // Error models decide, as a packet reaches the far end of a link, whether
@@ -244,4 +246,118 @@ func (c Chain) Drop(p *Packet, now sim.Time) DropCause {
 		}
 	}
 	return NotDropped
+}
+
+// The loss models' parameters, as a scenario's loss "model" names them.
+// A key tagged required:"true" must be written.
+
+// BernoulliParams: model "bernoulli" (the default).
+type BernoulliParams struct {
+	Rate units.Fraction `yaml:"rate" required:"true"`
+}
+
+// BitErrorParams: model "bit_error".
+type BitErrorParams struct {
+	BER units.Fraction `yaml:"ber" required:"true"`
+}
+
+// OnOffParams: model "onoff".
+type OnOffParams struct {
+	MeanUp   sim.Time       `yaml:"mean_up" required:"true"`
+	MeanDown sim.Time       `yaml:"mean_down" required:"true"`
+	LossUp   units.Fraction `yaml:"loss_up"`
+	LossDown units.Fraction `yaml:"loss_down"`
+}
+
+// DropListParams: model "droplist".
+type DropListParams struct {
+	Positions []int64 `yaml:"positions" required:"true"` // 1-based, ascending
+}
+
+// TargetedParams: model "targeted".
+type TargetedParams struct {
+	Rate     units.Fraction `yaml:"rate" required:"true"`
+	FastOnly bool           `yaml:"fast_only"`
+	RateOf   string         `yaml:"rate_of"` // retransmissions or packets
+	Cause    string         `yaml:"cause"`   // wireless (retx_loss) or congestion (aqm_drop)
+}
+
+func init() {
+	Losses.Register("bernoulli", func() LossParams { return &BernoulliParams{} })
+	Losses.Register("bit_error", func() LossParams { return &BitErrorParams{} })
+	Losses.Register("onoff", func() LossParams { return &OnOffParams{LossDown: 1} })
+	Losses.Register("droplist", func() LossParams { return &DropListParams{} })
+	Losses.Register("targeted", func() LossParams { return &TargetedParams{RateOf: "retransmissions", Cause: "wireless"} })
+}
+
+// Validate implements component.Params.
+func (p *BernoulliParams) Validate() error { return nil }
+
+// NewErrorModel implements LossParams.
+func (p *BernoulliParams) NewErrorModel(net *Net, stream string) ErrorModel {
+	return NewBernoulli(float64(p.Rate), net.Stream(stream))
+}
+
+// Validate implements component.Params.
+func (p *BitErrorParams) Validate() error { return nil }
+
+// NewErrorModel implements LossParams.
+func (p *BitErrorParams) NewErrorModel(net *Net, stream string) ErrorModel {
+	return NewBitError(float64(p.BER), net.Stream(stream))
+}
+
+// Validate implements component.Params.
+func (p *OnOffParams) Validate() error {
+	var es component.Errors
+	if p.MeanUp == 0 {
+		es = append(es, component.Errorf("mean_up", "mean_up must be positive"))
+	}
+	if p.MeanDown == 0 {
+		es = append(es, component.Errorf("mean_down", "mean_down must be positive"))
+	}
+	return es.Err()
+}
+
+// NewErrorModel implements LossParams.
+func (p *OnOffParams) NewErrorModel(net *Net, stream string) ErrorModel {
+	o := NewOnOff(p.MeanUp, p.MeanDown, net.Stream(stream))
+	o.LossUp, o.LossDown = float64(p.LossUp), float64(p.LossDown)
+	return o
+}
+
+// Validate implements component.Params.
+func (p *DropListParams) Validate() error {
+	for i, x := range p.Positions {
+		if x < 1 || i > 0 && x <= p.Positions[i-1] {
+			return component.Errors{component.Errorf("positions", "positions must be ascending and start at 1, got %v", p.Positions)}
+		}
+	}
+	return nil
+}
+
+// NewErrorModel implements LossParams.
+func (p *DropListParams) NewErrorModel(*Net, string) ErrorModel {
+	return NewDropList(append([]int64(nil), p.Positions...)...)
+}
+
+// Validate implements component.Params.
+func (p *TargetedParams) Validate() error {
+	var es component.Errors
+	if e := component.OneOf("rate_of", p.RateOf, "retransmissions", "packets"); e != nil {
+		es = append(es, e)
+	}
+	if e := component.OneOf("cause", p.Cause, "wireless", "congestion"); e != nil {
+		es = append(es, e)
+	}
+	return es.Err()
+}
+
+// NewErrorModel implements LossParams.
+func (p *TargetedParams) NewErrorModel(net *Net, stream string) ErrorModel {
+	t := NewTargeted(float64(p.Rate), p.FastOnly, net.Stream(stream))
+	t.PerPacket = p.RateOf == "packets"
+	if p.Cause == "congestion" {
+		t.Cause = AQMDrop
+	}
+	return t
 }

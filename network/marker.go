@@ -3,7 +3,9 @@ package network
 import (
 	"math/rand/v2"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/units"
 )
 
 // DefaultMarkerWq is RED's usual averaging weight (Floyd & Jacobson 1993).
@@ -36,6 +38,48 @@ type Marker struct {
 	RetxDropped int64
 
 	averagedFIFO
+}
+
+// MarkerParams are a marker's parameters (queue type "marker").
+type MarkerParams struct {
+	Limit    int             `yaml:"limit"`    // packets
+	Fraction *units.Fraction `yaml:"fraction"` // required: the threshold, a fraction of the limit
+	Wq       float64         `yaml:"wq"`
+	RetxDrop units.Fraction  `yaml:"retx_drop"`
+}
+
+func init() {
+	Queues.Register("marker", func() QueueParams { return &MarkerParams{Limit: 50, Wq: DefaultMarkerWq} })
+}
+
+// Validate implements component.Params.
+func (p *MarkerParams) Validate() error {
+	var es component.Errors
+	if p.Limit <= 0 {
+		es = append(es, component.Errorf("limit", "queue limit must be positive, got %d", p.Limit))
+	}
+	if p.Fraction == nil {
+		es = append(es, component.Errorf("fraction", "missing: a marker needs its threshold (e.g. 0.3 for NewJersey)"))
+	}
+	if p.RetxDrop < 0 || p.RetxDrop > 1 {
+		es = append(es, component.Errorf("retx_drop", "retx_drop %g outside [0, 1]", float64(p.RetxDrop)))
+	}
+	if p.Wq <= 0 || p.Wq > 1 {
+		es = append(es, component.Errorf("wq", "wq %g outside (0, 1]", p.Wq))
+	}
+	return es.Err()
+}
+
+// NewQueue implements QueueParams: its average decays over idle time as
+// RED's does, with a 1000-byte packet as the typical one (ns-2's
+// mean_pktsize_); its retransmission drops draw from "queue/"+name.
+func (p *MarkerParams) NewQueue(net *Net, name string, bandwidth float64) Queue {
+	m := NewMarker(p.Limit, float64(*p.Fraction), p.Wq)
+	m.SetIdleDecay(sim.TxTime(1000, bandwidth))
+	if p.RetxDrop > 0 {
+		m.RetxDrop, m.Rand = float64(p.RetxDrop), net.Stream("queue/"+name)
+	}
+	return m
 }
 
 // NewMarker makes a marker with buffer limit packets that marks at

@@ -1,8 +1,10 @@
 package network
 
 import (
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/internal/ring"
 	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/units"
 )
 
 // Queue is the buffer in front of a link's transmitter. Enqueue either
@@ -43,6 +45,38 @@ type DropTail struct {
 	limitPackets int
 	limitBytes   int
 	q            fifo
+}
+
+// DropTailParams are a drop-tail queue's parameters (queue type
+// "droptail", the default).
+type DropTailParams struct {
+	Limit      int         `yaml:"limit"`       // packets; 0 with a byte limit: none
+	LimitBytes units.Bytes `yaml:"limit_bytes"` // 0: no byte limit
+}
+
+func init() {
+	Queues.Register("droptail", func() QueueParams { return &DropTailParams{Limit: 50} })
+}
+
+// checkLimit reports a buffer without a limit in any unit.
+func checkLimit(limit int, limitBytes units.Bytes) *component.FieldError {
+	if limit <= 0 && limitBytes == 0 {
+		return component.Errorf("limit", "queue limit must be positive, got %d", limit)
+	}
+	return nil
+}
+
+// Validate implements component.Params.
+func (p *DropTailParams) Validate() error {
+	if e := checkLimit(p.Limit, p.LimitBytes); e != nil {
+		return component.Errors{e}
+	}
+	return nil
+}
+
+// NewQueue implements QueueParams.
+func (p *DropTailParams) NewQueue(*Net, string, float64) Queue {
+	return NewDropTail(p.Limit, int(p.LimitBytes))
 }
 
 // NewDropTail makes a drop-tail queue of at most limitPackets packets and

@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/units"
 )
 
 // avgQueue is RED's low-pass filter of the queue length (Floyd & Jacobson
@@ -58,6 +60,56 @@ type REDConfig struct {
 	// Bandwidth of the link the queue feeds (bits/s), for the idle-time
 	// decay of the average; 0 disables the decay.
 	Bandwidth float64
+}
+
+// REDParams are a RED queue's parameters (queue type "red"); the defaults
+// are ns-2.35's.
+type REDParams struct {
+	Limit          int            `yaml:"limit"`       // packets (tail drop); 0 with a byte limit: none
+	LimitBytes     units.Bytes    `yaml:"limit_bytes"` // 0: no byte limit
+	MinTh          float64        `yaml:"min_th"`      // packets
+	MaxTh          float64        `yaml:"max_th"`      // packets
+	MaxP           units.Fraction `yaml:"max_p"`
+	Wq             float64        `yaml:"wq"` // averaging weight
+	Gentle         bool           `yaml:"gentle"`
+	ByteMode       bool           `yaml:"byte_mode"`        // thresholds in mean-sized packets of bytes
+	MeanPacketSize units.Bytes    `yaml:"mean_packet_size"` // 1000B if 0
+	ECN            bool           `yaml:"ecn"`              // mark instead of early drops
+}
+
+func init() {
+	Queues.Register("red", func() QueueParams {
+		return &REDParams{Limit: 50, MinTh: 5, MaxTh: 15, MaxP: 0.1, Wq: 0.002, Gentle: true, MeanPacketSize: 1000}
+	})
+}
+
+// Validate implements component.Params.
+func (p *REDParams) Validate() error {
+	var es component.Errors
+	if e := checkLimit(p.Limit, p.LimitBytes); e != nil {
+		es = append(es, e)
+	}
+	if p.MinTh < 0 || p.MaxTh <= p.MinTh {
+		es = append(es, component.Errorf("max_th", "RED needs 0 ≤ min_th < max_th (got %g, %g)", p.MinTh, p.MaxTh))
+	}
+	if p.MaxP <= 0 {
+		es = append(es, component.Errorf("max_p", "max_p must be positive"))
+	}
+	if p.Wq <= 0 || p.Wq > 1 {
+		es = append(es, component.Errorf("wq", "wq %g outside (0, 1]", p.Wq))
+	}
+	return es.Err()
+}
+
+// NewQueue implements QueueParams: its early drops draw from the stream
+// "queue/"+name.
+func (p *REDParams) NewQueue(net *Net, name string, bandwidth float64) Queue {
+	return NewRED(REDConfig{
+		MinTh: p.MinTh, MaxTh: p.MaxTh, MaxP: float64(p.MaxP), Wq: p.Wq,
+		Gentle: p.Gentle, ByteMode: p.ByteMode, MeanPktSize: int(p.MeanPacketSize),
+		Limit: p.Limit, LimitBytes: int(p.LimitBytes), ECN: p.ECN,
+		Bandwidth: bandwidth,
+	}, net.Stream("queue/"+name))
 }
 
 // RED is Random Early Detection (Floyd & Jacobson 1993). Early (random)

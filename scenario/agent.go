@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tcplab/tcplab/alltcp"
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
@@ -94,7 +95,7 @@ func (a *AgentSpec) check(r *reporter) {
 		r.at(a.lineOf("type"), a.field("type"), "%q: the only agent is alltcp", a.Type)
 		return
 	}
-	var fe *alltcp.FieldError
+	var fe *component.FieldError
 	if err := a.config().Validate(); errors.As(err, &fe) {
 		key, msg := fe.Field, fe.Msg
 		if key == "alpha" && !a.has("alpha") {

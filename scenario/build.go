@@ -154,7 +154,7 @@ func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
 	}
 	if p := l.DelayProcess; p != nil {
 		for _, d := range directions(p.Direction, ab, ba) {
-			d.SetDelayProcess(newDelayProcess(net, p, l.Delay, "delay/"+d.Name))
+			d.SetDelayProcess(p.Params.NewDelayProcess(net, l.Delay, "delay/"+d.Name))
 		}
 	}
 }
@@ -162,50 +162,13 @@ func buildLink(net *network.Net, l *LinkSpec, nodes map[string]*network.Node) {
 // newQueue makes the queue in front of a transmitter named name sending
 // at bandwidth bit/s (a link direction, or a radio).
 func newQueue(net *network.Net, q *QueueSpec, name string, bandwidth float64) network.Queue {
-	switch q.Type {
-	case "red":
-		return network.NewRED(network.REDConfig{
-			MinTh: q.MinTh, MaxTh: q.MaxTh, MaxP: float64(q.MaxP), Wq: q.Wq,
-			Gentle: *q.Gentle, ByteMode: q.ByteMode, MeanPktSize: int(q.MeanPacketSize),
-			Limit: q.Limit, LimitBytes: int(q.LimitBytes), ECN: q.ECN,
-			Bandwidth: bandwidth,
-		}, net.Stream("queue/"+name))
-	case "marker":
-		m := network.NewMarker(q.Limit, float64(q.Fraction), q.Wq)
-		// Decay the average over idle time as RED does, with a
-		// 1000-byte packet as the typical one (ns-2's mean_pktsize_).
-		m.SetIdleDecay(sim.TxTime(1000, bandwidth))
-		if q.RetxDrop > 0 {
-			m.RetxDrop, m.Rand = float64(q.RetxDrop), net.Stream("queue/"+name)
-		}
-		return m
-	}
-	return network.NewDropTail(q.Limit, int(q.LimitBytes))
+	return q.Params.NewQueue(net, name, bandwidth)
 }
 
+// newErrorModel makes s's model drawing from stream, applied to the
+// packets s names.
 func newErrorModel(net *network.Net, s *LossSpec, stream string) network.ErrorModel {
-	var m network.ErrorModel
-	switch s.Model {
-	case "bernoulli":
-		m = network.NewBernoulli(float64(s.Rate), net.Stream(stream))
-	case "bit_error":
-		m = network.NewBitError(float64(s.BER), net.Stream(stream))
-	case "onoff":
-		o := network.NewOnOff(s.MeanUp, s.MeanDown, net.Stream(stream))
-		o.LossUp, o.LossDown = float64(s.LossUp), float64(s.LossDown)
-		m = o
-	case "droplist":
-		m = network.NewDropList(append([]int64(nil), s.Positions...)...)
-	case "targeted":
-		t := network.NewTargeted(float64(s.Rate), s.FastOnly, net.Stream(stream))
-		t.PerPacket = s.RateOf == "packets"
-		if s.Cause == "congestion" {
-			t.Cause = network.AQMDrop
-		}
-		m = t
-	default:
-		panic("scenario: unchecked loss model " + s.Model)
-	}
+	m := s.Params.NewErrorModel(net, stream)
 	switch s.Packets {
 	case "data":
 		return &network.Filter{Kind: network.DataOnly, Inner: m}
@@ -213,24 +176,6 @@ func newErrorModel(net *network.Net, s *LossSpec, stream string) network.ErrorMo
 		return &network.Filter{Kind: network.AcksOnly, Inner: m}
 	}
 	return m
-}
-
-func newDelayProcess(net *network.Net, p *DelayProcessSpec, base sim.Time, stream string) network.DelayProcess {
-	switch p.Model {
-	case "two_state":
-		t := network.NewTwoState(*p.Delay1, p.Delay2, p.Mean1, p.Mean2, net.Stream(stream))
-		t.MinStay1, t.MinStay2 = p.MinStay1, p.MinStay2
-		return t
-	case "schedule":
-		steps := make([]network.Step, len(p.Steps))
-		for i, st := range p.Steps {
-			steps[i] = network.Step{At: st.At, Delay: st.Delay}
-		}
-		return &network.Schedule{Initial: base, Steps: steps}
-	case "jitter":
-		return &network.Jitter{Base: base, Spread: p.Spread, Rand: net.Stream(stream)}
-	}
-	panic("scenario: unchecked delay process " + p.Model)
 }
 
 func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) (source, error) {

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tcplab/tcplab/coding"
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
 	"github.com/tcplab/tcplab/traffic"
@@ -247,7 +248,7 @@ func checkTCP(r *reporter, t *Transport) {
 		errs = j.Unwrap()
 	}
 	for _, e := range errs {
-		var fe *tcp.FieldError
+		var fe *component.FieldError
 		if !errors.As(e, &fe) {
 			r.at(t.line, t.path, "%v", e)
 			continue

@@ -2,13 +2,13 @@ package scenario
 
 import (
 	"cmp"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
 
@@ -29,74 +29,37 @@ type LinkSpec struct {
 }
 
 // QueueSpec is the queue at each end of a link (each direction gets its
-// own). Which keys apply depends on Type (queueParams).
+// own): Type names a discipline registered in network.Queues (droptail,
+// the default, red, marker, ...), whose parameters the other keys set.
 type QueueSpec struct {
-	Type       string `yaml:"type"`        // droptail (default), red, marker
-	Limit      int    `yaml:"limit"`       // packets; default 50 (ns-2's limit_)
-	LimitBytes Bytes  `yaml:"limit_bytes"` // droptail, red: 0 is no byte limit
-
-	// RED (Floyd & Jacobson 1993); defaults are ns-2.35's.
-	MinTh          float64  `yaml:"min_th"`           // packets, default 5
-	MaxTh          float64  `yaml:"max_th"`           // packets, default 15
-	MaxP           Fraction `yaml:"max_p"`            // default 0.1
-	Wq             float64  `yaml:"wq"`               // averaging weight, default 0.002 (red, marker)
-	Gentle         *bool    `yaml:"gentle"`           // default true
-	ByteMode       bool     `yaml:"byte_mode"`        // thresholds in mean-sized packets of bytes
-	MeanPacketSize Bytes    `yaml:"mean_packet_size"` // default 1000B
-	ECN            bool     `yaml:"ecn"`              // mark instead of early drops
-
-	// Marker (TCP NewJersey, T-DLRP): set CW while the average queue is
-	// at least Fraction·Limit.
-	Fraction Fraction `yaml:"fraction"`
-	// RetxDrop (marker): drop a fast retransmission that arrives while
-	// the marker marks with this probability, a congestion loss
-	// (network.Marker.RetxDrop).
-	RetxDrop Fraction `yaml:"retx_drop"`
+	Type   string              `yaml:"type"`
+	Params network.QueueParams `yaml:"-"`
+	part
 	origin
 }
 
-// queueParams lists the keys each queue type accepts.
-var queueParams = map[string][]string{
-	"droptail": {"type", "limit", "limit_bytes"},
-	"red":      {"type", "limit", "limit_bytes", "min_th", "max_th", "max_p", "wq", "gentle", "byte_mode", "mean_packet_size", "ecn"},
-	"marker":   {"type", "limit", "fraction", "wq", "retx_drop"},
+func (q *QueueSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
+	decodePart(d, n, path, reflect.ValueOf(q).Elem(), "type", "droptail", network.Queues, &q.Params, &q.part)
 }
 
-// LossSpec is one error model on a link. Which keys apply depends on Model
-// (lossParams).
+// Limit is the queue's packet limit (every discipline has one).
+func (q *QueueSpec) Limit() int { return keyInt(q.Params, "limit") }
+
+// LossSpec is one error model on a link: Model names one registered in
+// network.Losses (bernoulli, the default, bit_error, onoff, droplist,
+// targeted, ...), whose parameters the other keys set, apart from where it
+// applies (Direction) and to what (Packets).
 type LossSpec struct {
-	Model     string `yaml:"model"`     // bernoulli (default), bit_error, onoff, droplist, targeted
-	Direction string `yaml:"direction"` // forward (from→to), reverse, both (default)
-	Packets   string `yaml:"packets"`   // all (default), data, acks
-
-	Rate      Fraction `yaml:"rate"`      // bernoulli, targeted: loss probability
-	BER       Fraction `yaml:"ber"`       // bit_error: bit error rate
-	MeanUp    sim.Time `yaml:"mean_up"`   // onoff: mean stay in the good state
-	MeanDown  sim.Time `yaml:"mean_down"` // onoff: mean stay in the bad state
-	LossUp    Fraction `yaml:"loss_up"`   // onoff: loss probability when up, default 0
-	LossDown  Fraction `yaml:"loss_down"` // onoff: loss probability when down, default 1
-	Positions []int64  `yaml:"positions"` // droplist: 1-based packet positions, ascending
-	FastOnly  bool     `yaml:"fast_only"` // targeted: only fast retransmissions
-	RateOf    string   `yaml:"rate_of"`   // targeted: retransmissions (default) or packets
-	Cause     string   `yaml:"cause"`     // targeted: wireless (default, retx_loss) or congestion (aqm_drop)
+	Model     string             `yaml:"model"`
+	Direction string             `yaml:"direction"` // forward (from→to), reverse, both (default)
+	Packets   string             `yaml:"packets"`   // all (default), data, acks
+	Params    network.LossParams `yaml:"-"`
+	part
 	origin
 }
 
-var lossParams = map[string][]string{
-	"bernoulli": {"rate"},
-	"bit_error": {"ber"},
-	"onoff":     {"mean_up", "mean_down", "loss_up", "loss_down"},
-	"droplist":  {"positions"},
-	"targeted":  {"rate", "fast_only", "rate_of", "cause"},
-}
-
-// lossRequired lists the keys a model cannot do without.
-var lossRequired = map[string][]string{
-	"bernoulli": {"rate"},
-	"bit_error": {"ber"},
-	"onoff":     {"mean_up", "mean_down"},
-	"droplist":  {"positions"},
-	"targeted":  {"rate"},
+func (s *LossSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
+	decodePart(d, n, path, reflect.ValueOf(s).Elem(), "model", "bernoulli", network.Losses, &s.Params, &s.part)
 }
 
 // LossList is a link's error models, in the order they apply.
@@ -108,52 +71,25 @@ func (l *LossList) decodeNode(d *decoder, n *yaml.Node, path string) {
 		*l = nil
 	case n.Kind == yaml.MappingNode:
 		*l = make(LossList, 1)
-		d.decodeStruct(n, reflect.ValueOf(&(*l)[0]).Elem(), path)
+		d.decode(n, reflect.ValueOf(&(*l)[0]).Elem(), path)
 	default:
 		d.decodeSlice(n, reflect.ValueOf(l).Elem(), path)
 	}
 }
 
-// DelayProcessSpec makes a link's propagation delay vary. Which keys apply
-// depends on Model (delayParams).
+// DelayProcessSpec makes a link's propagation delay vary: Model names one
+// registered in network.Delays (two_state, schedule, jitter, ...), whose
+// parameters the other keys set.
 type DelayProcessSpec struct {
-	Model     string `yaml:"model"`     // two_state, schedule, jitter
-	Direction string `yaml:"direction"` // forward, reverse, both (default)
-
-	// two_state (Abouzeid & Roy): delay τ1 (default: the link's delay)
-	// and τ2; each stay lasts min_stay + an exponential of mean.
-	Delay1   *sim.Time `yaml:"delay1"`
-	Delay2   sim.Time  `yaml:"delay2"`
-	Mean1    sim.Time  `yaml:"mean1"`
-	Mean2    sim.Time  `yaml:"mean2"`
-	MinStay1 sim.Time  `yaml:"min_stay1"`
-	MinStay2 sim.Time  `yaml:"min_stay2"`
-
-	// schedule: the link's delay until the first step, then each step's.
-	Steps []StepSpec `yaml:"steps"`
-
-	// jitter: the link's delay plus a uniform delay in [0, spread).
-	Spread sim.Time `yaml:"spread"`
+	Model     string              `yaml:"model"`
+	Direction string              `yaml:"direction"` // forward, reverse, both (default)
+	Params    network.DelayParams `yaml:"-"`
+	part
 	origin
 }
 
-// StepSpec is one change of a scheduled delay.
-type StepSpec struct {
-	At    sim.Time `yaml:"at"`
-	Delay sim.Time `yaml:"delay"`
-	origin
-}
-
-var delayParams = map[string][]string{
-	"two_state": {"delay1", "delay2", "mean1", "mean2", "min_stay1", "min_stay2"},
-	"schedule":  {"steps"},
-	"jitter":    {"spread"},
-}
-
-var delayRequired = map[string][]string{
-	"two_state": {"delay2", "mean1", "mean2"},
-	"schedule":  {"steps"},
-	"jitter":    {"spread"},
+func (p *DelayProcessSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
+	decodePart(d, n, path, reflect.ValueOf(p).Elem(), "model", "", network.Delays, &p.Params, &p.part)
 }
 
 // checkParams reports keys of o that the chosen kind does not take and
@@ -180,9 +116,7 @@ func checkParams(r *reporter, o *origin, what, kind string, allowed, required, c
 	}
 }
 
-func kindNames(m map[string][]string) string {
-	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
-}
+func joinNames(names []string) string { return strings.Join(names, ", ") }
 
 func checkDirection(r *reporter, o *origin, dir *string) {
 	switch *dir {
@@ -215,7 +149,7 @@ func (l *LinkSpec) check(r *reporter) {
 		l.Loss[i].check(r)
 	}
 	if l.DelayProcess != nil {
-		l.DelayProcess.check(r, l)
+		l.DelayProcess.check(r)
 	}
 }
 
@@ -229,56 +163,16 @@ func (q *QueueSpec) check(r *reporter, owner *origin, defaultLimit int) {
 	if q.Type == "" {
 		q.Type = "droptail"
 	}
-	params, ok := queueParams[q.Type]
-	if !ok {
-		r.at(q.lineOf("type"), q.field("type"), "unknown queue type %q (have %s)", q.Type, kindNames(queueParams))
-		return
+	if q.Params == nil {
+		// No queue written: the default discipline.
+		q.Params, _ = network.Queues.New(q.Type)
+		q.part = part{node: &yaml.Node{Kind: yaml.MappingNode, Line: q.line}, known: q.Params != nil}
 	}
-	checkParams(r, &q.origin, "queue", q.Type, params, nil, nil)
-	if !q.has("limit") {
-		q.Limit = defaultLimit
+	if q.known && !q.has("limit") {
+		setKey(q.Params, "limit", defaultLimit)
 	}
-	if q.Limit <= 0 && (q.Type == "marker" || !q.has("limit_bytes")) {
-		r.at(q.lineOf("limit"), q.field("limit"), "queue limit must be positive, got %d", q.Limit)
-	}
-	if q.Type == "red" {
-		def := func(key string, v *float64, x float64) {
-			if !q.has(key) {
-				*v = x
-			}
-		}
-		def("min_th", &q.MinTh, 5)
-		def("max_th", &q.MaxTh, 15)
-		def("wq", &q.Wq, 0.002)
-		if !q.has("max_p") {
-			q.MaxP = 0.1
-		}
-		if q.Gentle == nil {
-			t := true
-			q.Gentle = &t
-		}
-		if q.MeanPacketSize == 0 {
-			q.MeanPacketSize = 1000
-		}
-		if q.MinTh < 0 || q.MaxTh <= q.MinTh {
-			r.at(q.lineOf("max_th"), q.field("max_th"), "RED needs 0 ≤ min_th < max_th (got %g, %g)", q.MinTh, q.MaxTh)
-		}
-		if q.MaxP <= 0 {
-			r.at(q.lineOf("max_p"), q.field("max_p"), "max_p must be positive")
-		}
-	}
-	if q.Type == "marker" && !q.has("fraction") {
-		r.at(q.line, q.field("fraction"), "missing: a marker needs its threshold (e.g. 0.3 for NewJersey)")
-	}
-	if q.RetxDrop < 0 || q.RetxDrop > 1 {
-		r.at(q.lineOf("retx_drop"), q.field("retx_drop"), "retx_drop %g outside [0, 1]", float64(q.RetxDrop))
-	}
-	if q.has("wq") && (q.Wq <= 0 || q.Wq > 1) {
-		r.at(q.lineOf("wq"), q.field("wq"), "wq %g outside (0, 1]", q.Wq)
-	}
-	if q.Wq == 0 {
-		q.Wq = 0.002
-	}
+	checkPart(r, &q.origin, &q.part, q.Params, "queue", "unknown queue type", "type", q.Type,
+		network.Queues.Names(), []string{"type"}, nil)
 }
 
 // check fills defaults and reports bad parameters; extra names keys of an
@@ -287,12 +181,10 @@ func (s *LossSpec) check(r *reporter, extra ...string) {
 	if s.Model == "" {
 		s.Model = "bernoulli"
 	}
-	params, ok := lossParams[s.Model]
-	if !ok {
-		r.at(s.lineOf("model"), s.field("model"), "unknown loss model %q (have %s)", s.Model, kindNames(lossParams))
+	if !checkPart(r, &s.origin, &s.part, s.Params, "loss model", "unknown loss model", "model", s.Model,
+		network.Losses.Names(), nil, append([]string{"model", "direction", "packets"}, extra...)) && !s.known {
 		return
 	}
-	checkParams(r, &s.origin, "loss model", s.Model, params, lossRequired[s.Model], append([]string{"model", "direction", "packets"}, extra...))
 	checkDirection(r, &s.origin, &s.Direction)
 	switch s.Packets {
 	case "":
@@ -301,72 +193,12 @@ func (s *LossSpec) check(r *reporter, extra ...string) {
 	default:
 		r.at(s.lineOf("packets"), s.field("packets"), "unknown packet kind %q (want all, data or acks)", s.Packets)
 	}
-	switch s.Model {
-	case "onoff":
-		if s.has("mean_up") && s.MeanUp == 0 {
-			r.at(s.lineOf("mean_up"), s.field("mean_up"), "mean_up must be positive")
-		}
-		if s.has("mean_down") && s.MeanDown == 0 {
-			r.at(s.lineOf("mean_down"), s.field("mean_down"), "mean_down must be positive")
-		}
-		if !s.has("loss_down") {
-			s.LossDown = 1
-		}
-	case "targeted":
-		s.oneOf(r, "rate_of", &s.RateOf, "retransmissions", "packets")
-		s.oneOf(r, "cause", &s.Cause, "wireless", "congestion")
-	case "droplist":
-		for i, p := range s.Positions {
-			if p < 1 || i > 0 && p <= s.Positions[i-1] {
-				r.at(s.lineOf("positions"), s.field("positions"), "positions must be ascending and start at 1, got %v", s.Positions)
-				break
-			}
-		}
-	}
 }
 
-// oneOf checks that key's value is one of allowed, the first being the
-// default when it is not set.
-func (s *LossSpec) oneOf(r *reporter, key string, v *string, allowed ...string) {
-	switch {
-	case *v == "":
-		*v = allowed[0]
-	case !slices.Contains(allowed, *v):
-		r.at(s.lineOf(key), s.field(key), "unknown %s %q (want %s)", key, *v, strings.Join(allowed, " or "))
-	}
-}
-
-func (p *DelayProcessSpec) check(r *reporter, l *LinkSpec) {
-	params, ok := delayParams[p.Model]
-	if !ok {
-		r.at(p.lineOf("model"), p.field("model"), "unknown delay process %q (have %s)", p.Model, kindNames(delayParams))
+func (p *DelayProcessSpec) check(r *reporter) {
+	if !checkPart(r, &p.origin, &p.part, p.Params, "delay process", "unknown delay process", "model", p.Model,
+		network.Delays.Names(), nil, []string{"model", "direction"}) && !p.known {
 		return
 	}
-	checkParams(r, &p.origin, "delay process", p.Model, params, delayRequired[p.Model], []string{"model", "direction"})
 	checkDirection(r, &p.origin, &p.Direction)
-	switch p.Model {
-	case "two_state":
-		if p.Delay1 == nil {
-			d := l.Delay
-			p.Delay1 = &d
-		}
-		if p.has("mean1") && p.Mean1 == 0 && p.MinStay1 == 0 || p.has("mean2") && p.Mean2 == 0 && p.MinStay2 == 0 {
-			r.at(p.line, p.path, "each state needs a positive mean or min_stay")
-		}
-	case "schedule":
-		for i := 1; i < len(p.Steps); i++ {
-			if p.Steps[i].At <= p.Steps[i-1].At {
-				st := &p.Steps[i]
-				r.at(st.lineOf("at"), st.field("at"), "steps must be in increasing time order")
-			}
-		}
-		for i := range p.Steps {
-			st := &p.Steps[i]
-			for _, k := range []string{"at", "delay"} {
-				if !st.has(k) {
-					r.at(st.line, st.field(k), "missing")
-				}
-			}
-		}
-	}
 }

@@ -260,7 +260,7 @@ flows:
 			t.Errorf("%s: tcp config %+v", f.Name, f.Transport.TCP)
 		}
 	}
-	if q := s.Links[2].Queue; q.Type != "droptail" || q.Limit != 50 {
+	if q := s.Links[2].Queue; q.Type != "droptail" || q.Limit() != 50 {
 		t.Errorf("default queue %+v, want droptail 50", q)
 	}
 	if s.Links[1].Name != "l2" || s.Links[1].From != "S2" {

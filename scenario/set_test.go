@@ -3,7 +3,9 @@ package scenario
 import (
 	"testing"
 
+	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/units"
 )
 
 const setBase = `duration: 10s
@@ -23,9 +25,9 @@ func TestSetOverridesFields(t *testing.T) {
 		check func(s *Scenario) bool
 	}{
 		{"percentage", []string{"links.bottleneck.loss.rate=2%"},
-			func(s *Scenario) bool { return s.Links[0].Loss[0].Rate == 0.02 }},
+			func(s *Scenario) bool { return lossRate(s.Links[0].Loss[0]) == 0.02 }},
 		{"bracket path as in messages", []string{"links[bottleneck].loss.rate=0.5"},
-			func(s *Scenario) bool { return s.Links[0].Loss[0].Rate == 0.5 }},
+			func(s *Scenario) bool { return lossRate(s.Links[0].Loss[0]) == 0.5 }},
 		{"tcp field", []string{"flows.f1.transport.variant=reno"},
 			func(s *Scenario) bool { return s.Flows[0].Transport.TCP.Variant == "reno" }},
 		{"nested tcp field", []string{"flows.f1.transport.rto.min=1s"},
@@ -41,9 +43,11 @@ func TestSetOverridesFields(t *testing.T) {
 		{"the count itself", []string{"nodes.C{i}.count=3", "links.c{i}.count=3"},
 			func(s *Scenario) bool { return len(s.Nodes) == 5 && len(s.Links) == 4 }},
 		{"adds a missing mapping", []string{"links.c1.loss.rate=3%"},
-			func(s *Scenario) bool { return len(s.Links[1].Loss) == 1 && s.Links[1].Loss[0].Rate == 0.03 }},
+			func(s *Scenario) bool { return len(s.Links[1].Loss) == 1 && lossRate(s.Links[1].Loss[0]) == 0.03 }},
 		{"a whole mapping", []string{"links.c2.queue={type: red, limit: 20}"},
-			func(s *Scenario) bool { return s.Links[2].Queue.Type == "red" && s.Links[2].Queue.MaxTh == 15 }},
+			func(s *Scenario) bool {
+				return s.Links[2].Queue.Type == "red" && s.Links[2].Queue.Params.(*network.REDParams).MaxTh == 15 && s.Links[2].Queue.Limit() == 20
+			}},
 		{"null removes", []string{"links.bottleneck.loss=null"},
 			func(s *Scenario) bool { return len(s.Links[0].Loss) == 0 }},
 	}
@@ -94,3 +98,6 @@ func TestSetErrorsNameTheFlag(t *testing.T) {
 		})
 	}
 }
+
+// lossRate is a Bernoulli model's rate.
+func lossRate(l LossSpec) units.Fraction { return l.Params.(*network.BernoulliParams).Rate }

@@ -14,14 +14,13 @@ import (
 // results. The only unit-less values accepted are 0 for durations and
 // plain fractions for probabilities.
 
-// Bandwidth is a rate in bits per second: "2Mbps", "100kbps", "1Gbps".
-type Bandwidth float64
-
-// Bytes is a size in bytes: "1024B", "64KB" (10^3), "64KiB" (2^10).
-type Bytes int64
-
-// Fraction is a probability in [0, 1]: "2%" or 0.02.
-type Fraction float64
+// The quantities' types are the units package's, which the components'
+// parameters use too.
+type (
+	Bandwidth = units.Bandwidth
+	Bytes     = units.Bytes
+	Fraction  = units.Fraction
+)
 
 // Parsers name the kind of quantity in their messages ("negative
 // bandwidth"); the field's path comes before it. A fraction's message
@@ -91,7 +90,7 @@ func parseBytes(s string) (Bytes, error) {
 }
 
 func parseFraction(what, s string) (Fraction, error) {
-	f, ok := units.Fraction(s)
+	f, ok := units.ParseFraction(s)
 	if !ok {
 		return 0, fmt.Errorf("bad %s %q: want a fraction (0.02) or a percentage (\"2%%\")", what, strings.TrimSpace(s))
 	}

@@ -3,9 +3,13 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/units"
@@ -77,6 +81,11 @@ type RadioLoss struct {
 	LossSpec `yaml:",inline"`
 }
 
+// decodeNode takes the node and place beside the model's keys.
+func (l *RadioLoss) decodeNode(d *decoder, n *yaml.Node, path string) {
+	decodePart(d, n, path, reflect.ValueOf(l).Elem(), "model", "bernoulli", network.Losses, &l.Params, &l.part)
+}
+
 // positions lists every placed node in order: the line, then the nodes.
 func (w *WirelessSpec) positions() []Placed {
 	var ps []Placed
@@ -100,7 +109,7 @@ func (w *WirelessSpec) config() (wireless.Config, error) {
 	if w.RTSThreshold != nil {
 		c.RTSThreshold = int(*w.RTSThreshold)
 	}
-	c.ShortRetryLimit, c.LongRetryLimit, c.QueueLimit = w.ShortRetry, w.LongRetry, w.Queue.Limit
+	c.ShortRetryLimit, c.LongRetryLimit, c.QueueLimit = w.ShortRetry, w.LongRetry, w.Queue.Limit()
 	if w.QueueMaxAge != nil {
 		c.QueueMaxDelay = *w.QueueMaxAge
 	}
@@ -141,7 +150,7 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
 	}
 	if _, err := w.config(); err != nil {
 		key := "wireless"
-		if ce, ok := err.(*wireless.ConfigError); ok {
+		if ce, ok := err.(*component.FieldError); ok {
 			key = map[string]string{"rate": "rate", "basic_rate": "basic_rate", "ack_rate": "ack_rate",
 				"retry_limit": "short_retry", "queue.limit": "queue", "propagation": "propagation",
 				"sense_range": "sense_range", "rx_threshold": "decode_range", "cs_threshold": "sense_range"}[ce.Field]

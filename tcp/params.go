@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/tcplab/tcplab/component"
 )
 
 // variantParams merges the Params a scenario gives a variant over the
@@ -34,5 +36,5 @@ func ParamError(name, format string, a ...any) error {
 	if name != "" {
 		field += "." + name
 	}
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+	return &component.FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
 }

@@ -2,20 +2,10 @@ package tcp
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
 )
-
-// FieldError names the offending field by its YAML path inside the
-// transport section (e.g. "rto.min", "params.alpha"), so that the scenario
-// layer can point at the line that set it.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
 // Limits that keep every size and count in range for the types and the
 // memory it ends up in (a scoreboard entry per outstanding segment).
@@ -27,19 +17,19 @@ const (
 
 // Validate checks the configuration, the variant's params included (the
 // same checks whether a scenario is only validated or run). Every problem
-// is a *FieldError, joined with errors.Join.
+// is a *component.FieldError, joined with errors.Join.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(field, format string, a ...any) {
-		errs = append(errs, &FieldError{field, fmt.Sprintf(format, a...)})
+		errs = append(errs, component.Errorf(field, format, a...))
 	}
 	var v Variant
 	if spec, ok := variants[c.VariantImpl()]; !ok {
 		bad("variant", "unknown variant %q (have %v)", c.Variant, VariantNames())
 	} else if made, err := spec.make(c.Params); err != nil {
-		var fe *FieldError
+		var fe *component.FieldError
 		if !errors.As(err, &fe) {
-			fe = &FieldError{"params", err.Error()}
+			fe = component.Errorf("params", "%s", err.Error())
 		}
 		errs = append(errs, fe)
 	} else {

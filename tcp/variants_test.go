@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/sim"
 )
 
@@ -534,7 +535,7 @@ func TestVariantConfigChecks(t *testing.T) {
 		c := ns2Config(t, "newreno", 1000, 32)
 		c.Variant, c.Params = tc.variant, tc.params
 		c.Timer.RTTSampling = SampleEveryAck
-		var fe *FieldError
+		var fe *component.FieldError
 		if err := c.Validate(); !errors.As(err, &fe) || fe.Field != tc.field {
 			t.Errorf("%s %v: Validate %v, want a FieldError at %s", tc.variant, tc.params, err, tc.field)
 		}

@@ -65,8 +65,8 @@ func Number(s string) (float64, bool) {
 	return f, true
 }
 
-// Fraction reads 0.02 or "2%" as 0.02 (the range is the caller's to check).
-func Fraction(s string) (float64, bool) {
+// ParseFraction reads 0.02 or "2%" as 0.02 (the range is the caller's to check).
+func ParseFraction(s string) (float64, bool) {
 	num, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
 	f, ok := Number(num)
 	if pct {

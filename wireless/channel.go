@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
@@ -54,42 +55,37 @@ func DefaultConfig() Config {
 // Check reports a configuration that cannot work, naming the setting.
 func (c Config) Check() error {
 	if !slices.Contains(Rates, c.Rate) {
-		return &ConfigError{"rate", fmt.Sprintf("%g Mbit/s is not an 802.11b rate (1, 2, 5.5 or 11 Mbit/s)", c.Rate/1e6)}
+		return component.Errorf("rate", "%g Mbit/s is not an 802.11b rate (1, 2, 5.5 or 11 Mbit/s)", c.Rate/1e6)
 	}
 	if !slices.Contains(Rates, c.BasicRate) {
-		return &ConfigError{"basic_rate", fmt.Sprintf("%g Mbit/s is not an 802.11b rate", c.BasicRate/1e6)}
+		return component.Errorf("basic_rate", "%g Mbit/s is not an 802.11b rate", c.BasicRate/1e6)
 	}
 	if c.ACKRate != 0 && !slices.Contains(Rates, c.ACKRate) {
-		return &ConfigError{"ack_rate", fmt.Sprintf("%g Mbit/s is not an 802.11b rate", c.ACKRate/1e6)}
+		return component.Errorf("ack_rate", "%g Mbit/s is not an 802.11b rate", c.ACKRate/1e6)
 	}
 	if c.ShortRetryLimit < 1 || c.LongRetryLimit < 1 {
-		return &ConfigError{"retry_limit", "want at least one transmission"}
+		return component.Errorf("retry_limit", "%s", "want at least one transmission")
 	}
 	if c.CWMin < 1 || c.CWMax < c.CWMin {
-		return &ConfigError{"cw", "want 1 ≤ cw_min ≤ cw_max"}
+		return component.Errorf("cw", "%s", "want 1 ≤ cw_min ≤ cw_max")
 	}
 	if c.QueueLimit < 1 {
-		return &ConfigError{"queue.limit", "want at least 1 packet"}
+		return component.Errorf("queue.limit", "%s", "want at least 1 packet")
 	}
 	if c.Propagation == nil {
-		return &ConfigError{"propagation", "missing"}
+		return component.Errorf("propagation", "%s", "missing")
 	}
 	if err := validate(c.Propagation); err != nil {
-		return &ConfigError{"propagation", err.Error()}
+		return component.Errorf("propagation", "%s", err.Error())
 	}
 	if c.RxThreshold < c.CCAThreshold {
-		return &ConfigError{"rx_threshold", fmt.Sprintf("%g dBm is below the carrier-sense threshold %g dBm: frames would be decoded farther than the medium is sensed", c.RxThreshold, c.CCAThreshold)}
+		return component.Errorf("rx_threshold", "%g dBm is below the carrier-sense threshold %g dBm: frames would be decoded farther than the medium is sensed", c.RxThreshold, c.CCAThreshold)
 	}
 	if c.CCAThreshold < c.Sensitivity {
-		return &ConfigError{"cs_threshold", fmt.Sprintf("%g dBm is below the sensitivity %g dBm", c.CCAThreshold, c.Sensitivity)}
+		return component.Errorf("cs_threshold", "%g dBm is below the sensitivity %g dBm", c.CCAThreshold, c.Sensitivity)
 	}
 	return nil
 }
-
-// ConfigError names the setting at fault.
-type ConfigError struct{ Field, Msg string }
-
-func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
 
 // Channel is one shared 802.11b medium and the radios on it.
 type Channel struct {

@@ -3,6 +3,8 @@ package wireless
 import (
 	"fmt"
 	"math"
+
+	"github.com/tcplab/tcplab/component"
 )
 
 // Propagation turns a transmit power and a distance into a received power
@@ -144,10 +146,10 @@ func (c *Config) UseProfile(name string, decode, sense float64) error {
 	case "tworay":
 		c.Propagation = TwoRay{Frequency: 914e6, Height: 1.5, SystemLoss: 1}
 	default:
-		return &ConfigError{"propagation", fmt.Sprintf("unknown profile %q (want range, friis or tworay)", name)}
+		return component.Errorf("propagation", "unknown profile %q (want range, friis or tworay)", name)
 	}
 	if !(decode > 0) || sense < decode {
-		return &ConfigError{"sense_range", fmt.Sprintf("%g m is shorter than the decode range %g m: frames would be decoded where the medium is not even sensed", sense, decode)}
+		return component.Errorf("sense_range", "%g m is shorter than the decode range %g m: frames would be decoded where the medium is not even sensed", sense, decode)
 	}
 	c.RxThreshold = ThresholdAt(c.Propagation, c.TxPower, decode)
 	c.CCAThreshold = ThresholdAt(c.Propagation, c.TxPower, sense)
