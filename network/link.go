@@ -118,6 +118,9 @@ func (l *Link) Queue() Queue { return l.queue }
 // packets wait in the old one.
 func (l *Link) SetQueue(q Queue) {
 	l.queue, l.admit = q, 0
+	if d, ok := q.(DequeueDropper); ok {
+		d.SetDrop(l.drop)
+	}
 	if d, ok := q.(*DropTail); ok {
 		// An empty drop-tail queue takes any packet within its byte
 		// limit (its packet limit is at least one or none).

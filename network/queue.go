@@ -17,6 +17,15 @@ type Queue interface {
 	Bytes() int // bytes queued
 }
 
+// DequeueDropper is a queue that drops packets itself as it dequeues them
+// (CoDel drops at the head): a link it is set on hands it the function
+// that records and frees a packet the link dropped (counted on the link,
+// traced, told to the flow), in place of the network-wide default it was
+// made with.
+type DequeueDropper interface {
+	SetDrop(drop func(p *Packet, cause DropCause))
+}
+
 // fifo is the packet queue shared by the queue disciplines: a ring that
 // also keeps the bytes it holds.
 type fifo struct {

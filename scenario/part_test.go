@@ -1,7 +1,10 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/tcplab/tcplab/network"
 )
 
 // A part's kind comes from its registry, yet its messages name the line
@@ -16,7 +19,7 @@ func TestPartErrorsNameTheLineAndField(t *testing.T) {
 		want       []string
 	}{
 		{"unknown queue type", "    queue: {type: redd}\n",
-			[]string{`x.yaml:8: links[0].queue.type: unknown queue type "redd" (have droptail, marker, red)`}},
+			[]string{`x.yaml:8: links[0].queue.type: unknown queue type "redd" (have ` + strings.Join(network.Queues.Names(), ", ") + `)`}},
 		{"a key of another discipline", "    queue: {type: droptail, fraction: 0.3}\n",
 			[]string{`x.yaml:8: links[0].queue.fraction: not a parameter of queue droptail (it takes: type, limit, limit_bytes)`}},
 		{"a key of no discipline", "    queue: {type: droptail, limitt: 3}\n",
@@ -31,7 +34,7 @@ func TestPartErrorsNameTheLineAndField(t *testing.T) {
 		{"no limit in any unit", "    queue: {limit: 0}\n",
 			[]string{`x.yaml:8: links[0].queue.limit: queue limit must be positive, got 0`}},
 		{"unknown loss model", "    loss: {model: gilbert, rate: 1%}\n",
-			[]string{`x.yaml:8: links[0].loss.model: unknown loss model "gilbert" (have bernoulli, bit_error, droplist, onoff, targeted)`}},
+			[]string{`x.yaml:8: links[0].loss.model: unknown loss model "gilbert" (have ` + strings.Join(network.Losses.Names(), ", ") + `)`}},
 		{"missing keys, not the checks on their zero values", "    loss: {model: onoff}\n",
 			[]string{
 				`x.yaml:8: links[0].loss.mean_up: missing: loss model onoff needs it`,
