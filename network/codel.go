@@ -69,8 +69,8 @@ func init() {
 // Validate implements component.Params.
 func (p *CoDelParams) Validate() error {
 	var es component.Errors
-	if p.Limit <= 0 {
-		es = append(es, component.Errorf("limit", "queue limit must be positive, got %d", p.Limit))
+	if e := checkPacketLimit(p.Limit); e != nil {
+		es = append(es, e)
 	}
 	if p.Target <= 0 {
 		es = append(es, component.Errorf("target", "target must be positive"))

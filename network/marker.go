@@ -55,8 +55,8 @@ func init() {
 // Validate implements component.Params.
 func (p *MarkerParams) Validate() error {
 	var es component.Errors
-	if p.Limit <= 0 {
-		es = append(es, component.Errorf("limit", "queue limit must be positive, got %d", p.Limit))
+	if e := checkPacketLimit(p.Limit); e != nil {
+		es = append(es, e)
 	}
 	if p.Fraction == nil {
 		es = append(es, component.Errorf("fraction", "missing: a marker needs its threshold (e.g. 0.3 for NewJersey)"))

@@ -70,8 +70,8 @@ func init() {
 // Validate implements component.Params.
 func (p *PIEParams) Validate() error {
 	var es component.Errors
-	if p.Limit <= 0 {
-		es = append(es, component.Errorf("limit", "queue limit must be positive, got %d", p.Limit))
+	if e := checkPacketLimit(p.Limit); e != nil {
+		es = append(es, e)
 	}
 	if p.Target <= 0 {
 		es = append(es, component.Errorf("target", "target must be positive"))
@@ -159,6 +159,12 @@ func (q *PIE) Dequeue(now sim.Time) *Packet {
 	return p
 }
 
+// pieTuning is RFC 8033 §4.2's table: below each probability, its step is
+// divided so.
+var pieTuning = [...]struct{ below, divide float64 }{
+	{0.000001, 2048}, {0.00001, 512}, {0.0001, 128}, {0.001, 32}, {0.01, 8}, {0.1, 2},
+}
+
 // update recomputes the drop probability every Tupdate (RFC 8033 §4.2)
 // and the burst allowance (§4.4).
 func (q *PIE) update() {
@@ -166,19 +172,11 @@ func (q *PIE) update() {
 	if !(q.ns3 && q.burst > 0) {
 		p = q.alpha*(q.qdelay-q.ref).Seconds() + q.beta*(q.qdelay-q.qdelayOld).Seconds()
 		// Auto-tuning: the smaller the probability, the smaller its steps.
-		switch {
-		case q.prob < 0.000001:
-			p /= 2048
-		case q.prob < 0.00001:
-			p /= 512
-		case q.prob < 0.0001:
-			p /= 128
-		case q.prob < 0.001:
-			p /= 32
-		case q.prob < 0.01:
-			p /= 8
-		case q.prob < 0.1:
-			p /= 2
+		for _, t := range pieTuning {
+			if q.prob < t.below {
+				p /= t.divide
+				break
+			}
 		}
 		if q.prob >= 0.1 && p > 0.02 {
 			p = 0.02 // at most 2% a step from 10% on

@@ -67,6 +67,14 @@ func init() {
 	Queues.Register("droptail", func() QueueParams { return &DropTailParams{Limit: 50} })
 }
 
+// checkPacketLimit reports a buffer limit in packets that is not positive.
+func checkPacketLimit(limit int) *component.FieldError {
+	if limit <= 0 {
+		return component.Errorf("limit", "queue limit must be positive, got %d", limit)
+	}
+	return nil
+}
+
 // checkLimit reports a buffer without a limit in any unit.
 func checkLimit(limit int, limitBytes units.Bytes) *component.FieldError {
 	if limit <= 0 && limitBytes == 0 {
