@@ -46,7 +46,6 @@ func (q *timedQueue) SetDrop(drop func(*network.Packet, network.DropCause)) {
 // slow starts, after which the queue is in its steady state (RFC 7928).
 const aqmWarmup = 10 * sim.Second
 
-
 // percentile is the q-quantile of v by the nearest rank, as
 // scripts/ns3/aqm-dumbbell.cc takes it.
 func percentile(v []float64, q float64) float64 {

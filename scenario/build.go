@@ -179,15 +179,12 @@ func newErrorModel(net *network.Net, s *LossSpec, stream string) network.ErrorMo
 }
 
 func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) (source, error) {
-	start := f.Start
-	if f.Transport.Protocol == "udp" {
-		c := traffic.NewCBR(net, id, src, dst, float64(f.App.Rate), int(f.App.PacketSize))
-		if f.App.Type == "onoff" {
-			if err := c.SetOnOff(f.App.Burst, f.App.Idle, f.App.Shape, net.Stream("onoff/"+f.Name)); err != nil {
-				return nil, err
-			}
+	if app, ok := f.App.Source(); ok {
+		c, err := app.NewSource(net, id, src, dst, f.Name)
+		if err != nil {
+			return nil, err
 		}
-		c.Start(start)
+		c.Start(f.Start)
 		c.StopAt(f.Stop)
 		return named{c, f.Name, f.App.Type}, nil
 	}
@@ -195,11 +192,9 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 	if err != nil {
 		return nil, err
 	}
-	if f.App.Type == "transfer" {
-		t.SetLimit(int64(f.App.Size))
-	}
-	t.Start(start)
+	t.Start(f.Start)
 	t.StopAt(f.Stop)
+	extra := f.App.Params.(traffic.Driver).Drive(net, t, f.Name)
 	if f.Coding != nil {
 		l, err := coding.Attach(net, t, coding.Config{Redundancy: f.Coding.Redundancy, Window: f.Coding.Window})
 		if err != nil {
@@ -207,10 +202,8 @@ func buildFlow(net *network.Net, id int32, f *FlowSpec, src, dst *network.Node) 
 		}
 		return codedFlow{t, l}, nil
 	}
-	if f.App.Type == "web" {
-		w := traffic.NewWeb(net, t, traffic.WebConfig{Objects: f.App.Objects, ObjectSize: float64(f.App.ObjectSize),
-			Shape: f.App.Shape, Think: f.App.Think}, net.Stream("web/"+f.Name))
-		return webFlow{t, w}, nil
+	if extra != nil {
+		return extendedFlow{t, extra}, nil
 	}
 	return t, nil
 }
@@ -220,7 +213,7 @@ func tcpOf(src source) *tcp.Flow {
 	switch f := src.(type) {
 	case *tcp.Flow:
 		return f
-	case webFlow:
+	case extendedFlow:
 		return f.Flow
 	case codedFlow:
 		return f.Flow
@@ -248,18 +241,16 @@ func (c codedFlow) Result(now sim.Time) metrics.Flow {
 	return r
 }
 
-// webFlow is a TCP flow driven by a browsing session; its result adds the
-// pages.
-type webFlow struct {
+// extendedFlow is a TCP flow whose application adds figures of its own to
+// the result (a browsing session's pages).
+type extendedFlow struct {
 	*tcp.Flow
-	web *traffic.Web
+	extra traffic.Extra
 }
 
-func (w webFlow) Result(now sim.Time) metrics.Flow {
-	r := w.Flow.Result(now)
-	var mean sim.Time
-	r.Pages, mean = w.web.Pages()
-	r.PageSecondsMean = mean.Seconds()
+func (e extendedFlow) Result(now sim.Time) metrics.Flow {
+	r := e.Flow.Result(now)
+	e.extra.AddTo(&r)
 	return r
 }
 

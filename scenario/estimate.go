@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/traffic"
 )
 
 // EstimatedEvents is about how many events the run needs if every flow
@@ -70,20 +71,21 @@ func (r *Run) EstimatedEvents() float64 {
 			continue
 		}
 		fl := flow{hops: hops, active: (end - f.Start).Seconds(), packets: math.Inf(1)}
-		if f.Transport.Protocol == "udp" {
-			fl.bits = 8 * float64(f.App.PacketSize)
+		if app, ok := f.App.Source(); ok {
+			rate, packet := app.Offered()
+			fl.bits = 8 * float64(packet)
 			// A constant-rate source asks for no more than its rate: a
 			// resource of its own.
 			path = append(path, int32(len(capacity)))
-			capacity = append(capacity, float64(f.App.Rate))
+			capacity = append(capacity, rate)
 		} else {
 			seg := f.Transport.TCP.Segments
 			fl.bits = 8 * float64(seg.MSS+seg.HeaderBytes)
 			if back, ok := walk(dst, src, nodes, func(*network.Node, *network.Link) {}); ok {
 				fl.back = back
 			}
-			if f.App.Type == "transfer" && seg.MSS > 0 {
-				fl.packets = math.Ceil(float64(f.App.Size) / float64(seg.MSS))
+			if n := f.App.Params.(traffic.Driver).Bytes(); n > 0 && seg.MSS > 0 {
+				fl.packets = math.Ceil(float64(n) / float64(seg.MSS))
 			}
 		}
 		if fl.bits <= 0 {

@@ -136,35 +136,15 @@ func nestedKeys(n *yaml.Node, prefix string, keys []keyLine) []keyLine {
 	return keys
 }
 
-// AppSpec is what the source application sends. In YAML: "bulk", or a
-// mapping with a type and its parameters.
+// AppSpec is what the source application sends: Type names one registered
+// in traffic.Apps (bulk, the default, transfer, cbr, onoff, web, ...), whose
+// parameters the other keys set. In YAML: "bulk", or a mapping with a type
+// and its parameters.
 type AppSpec struct {
-	Type       string    `yaml:"type"`        // bulk (default), transfer, cbr
-	Size       Bytes     `yaml:"size"`        // transfer: application bytes to send
-	Rate       Bandwidth `yaml:"rate"`        // cbr: sending rate on the wire, headers included
-	PacketSize Bytes     `yaml:"packet_size"` // cbr: bytes per packet on the wire, UDP/IP headers included (ns-2's packetSize_)
-	// web: pages of objects objects (default 4), object sizes Pareto of
-	// mean object_size (default 10KB) and shape (default 1.2), think
-	// time exponential of mean think (default 2s).
-	Objects    int      `yaml:"objects"`
-	ObjectSize Bytes    `yaml:"object_size"`
-	Shape      float64  `yaml:"shape"`
-	Think      sim.Time `yaml:"think"`
-	// onoff: a cbr source (rate, packet_size) that sends in bursts of
-	// mean length burst separated by silences of mean length idle, both
-	// Pareto of tail index shape (default 1.4: aggregates of many such
-	// sources are self-similar with H = (3 − shape)/2 = 0.8).
-	Burst sim.Time `yaml:"burst"`
-	Idle  sim.Time `yaml:"idle"`
+	Type   string            `yaml:"type"`
+	Params traffic.AppParams `yaml:"-"`
+	part
 	origin
-}
-
-var appParams = map[string][]string{
-	"bulk":     {},
-	"transfer": {"size"},
-	"cbr":      {"rate", "packet_size"},
-	"onoff":    {"rate", "packet_size", "burst", "idle", "shape"},
-	"web":      {"objects", "object_size", "shape", "think"},
 }
 
 func (a *AppSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
@@ -172,10 +152,18 @@ func (a *AppSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
 		if s, ok := d.scalar(n, path); ok {
 			a.Type = s
 			a.line, a.path = n.Line, path
+			a.Params, a.known = traffic.Apps.New(s)
+			a.node = n
 		}
 		return
 	}
-	d.decodeStruct(n, reflect.ValueOf(a).Elem(), path)
+	decodePart(d, n, path, reflect.ValueOf(a).Elem(), "type", "bulk", traffic.Apps, &a.Params, &a.part)
+}
+
+// Source is the application's sender when it sends its own datagrams.
+func (a *AppSpec) Source() (traffic.Source, bool) {
+	s, ok := a.Params.(traffic.Source)
+	return s, ok
 }
 
 // check fills defaults and checks the flow's own fields; checks that need
@@ -188,31 +176,15 @@ func (f *FlowSpec) checkApp(r *reporter) {
 	if a.Type == "" {
 		a.Type = "bulk"
 	}
-	params, ok := appParams[a.Type]
-	if !ok {
-		r.at(a.lineOf("type"), a.field("type"), "unknown application %q (have bulk, cbr, onoff, transfer, web)", a.Type)
+	if a.Params == nil {
+		a.Params, a.known = traffic.Apps.New(a.Type)
+		a.node = &yaml.Node{Kind: yaml.MappingNode, Line: a.line}
+	}
+	if !checkPart(r, &a.origin, &a.part, a.Params, "application", "unknown application", "type", a.Type,
+		traffic.Apps.Names(), nil, []string{"type"}) && !a.known {
 		return
 	}
-	required := params
-	switch a.Type {
-	case "web":
-		required = nil // every web parameter has a default
-		a.checkWeb(r)
-	case "onoff":
-		required = params[:4]
-		a.checkOnOff(r)
-	}
-	checkParams(r, &a.origin, "application", a.Type, params, required, []string{"type"})
-	if a.Type == "transfer" && a.has("size") && a.Size == 0 {
-		r.at(a.lineOf("size"), a.field("size"), "transfer size must be positive")
-	}
-	udp := a.Type == "cbr" || a.Type == "onoff"
-	if udp && a.has("packet_size") && a.PacketSize <= traffic.UDPHeader {
-		r.at(a.lineOf("packet_size"), a.field("packet_size"), "packet size %dB leaves no payload after the %dB UDP/IP header", a.PacketSize, traffic.UDPHeader)
-	}
-	if udp && a.PacketSize > 65507 {
-		r.at(a.lineOf("packet_size"), a.field("packet_size"), "packet size %d exceeds a UDP datagram (65507 bytes)", a.PacketSize)
-	}
+	_, udp := a.Source()
 
 	t := &f.Transport
 	if t.path == "" {
@@ -225,7 +197,7 @@ func (f *FlowSpec) checkApp(r *reporter) {
 		t.Protocol = "tcp"
 		t.TCP, _ = tcp.Profile(tcp.DefaultProfile)
 	case t.Protocol == "udp" && !udp:
-		r.at(t.line, t.path, "a %s application needs TCP; UDP carries cbr and onoff only", a.Type)
+		r.at(t.line, t.path, "a %s application needs TCP; UDP carries %s only", a.Type, datagramApps())
 	case t.Protocol == "tcp" && udp:
 		r.at(t.line, t.path, "%s runs over UDP; write \"transport: udp\" or leave transport out", a.Type)
 	}
@@ -265,48 +237,17 @@ func checkTCP(r *reporter, t *Transport) {
 	}
 }
 
-// checkWeb fills a web application's defaults and checks its values.
-func (a *AppSpec) checkWeb(r *reporter) {
-	if !a.has("objects") {
-		a.Objects = 4
-	}
-	if !a.has("object_size") {
-		a.ObjectSize = 10 * 1024
-	}
-	if !a.has("shape") {
-		a.Shape = 1.2
-	}
-	if !a.has("think") {
-		a.Think = 2 * sim.Second
-	}
-	if a.Objects < 1 || a.Objects > 1000 {
-		r.at(a.lineOf("objects"), a.field("objects"), "objects per page must be 1 to 1000, got %d", a.Objects)
-	}
-	if a.ObjectSize < 1 {
-		r.at(a.lineOf("object_size"), a.field("object_size"), "object size must be positive")
-	}
-	if !(a.Shape > 1) || a.Shape > 100 {
-		r.at(a.lineOf("shape"), a.field("shape"), "Pareto shape must be in (1, 100] (a finite mean), got %g", a.Shape)
-	}
-	if a.Think < 0 {
-		r.at(a.lineOf("think"), a.field("think"), "think time must not be negative")
-	}
-}
-
-// checkOnOff fills the on/off source's shape and checks its periods.
-func (a *AppSpec) checkOnOff(r *reporter) {
-	if !a.has("shape") {
-		a.Shape = 1.4
-	}
-	if !(a.Shape > 1) || a.Shape > 100 {
-		r.at(a.lineOf("shape"), a.field("shape"), "Pareto shape must be in (1, 100] (a finite mean), got %g", a.Shape)
-	}
-	for _, k := range []struct {
-		key string
-		v   sim.Time
-	}{{"burst", a.Burst}, {"idle", a.Idle}} {
-		if a.has(k.key) && k.v <= 0 {
-			r.at(a.lineOf(k.key), a.field(k.key), "mean %s period must be positive", k.key)
+// datagramApps names the applications that send their own datagrams:
+// "cbr and onoff".
+func datagramApps() string {
+	var names []string
+	for _, n := range traffic.Apps.Names() {
+		if p, _ := traffic.Apps.New(n); p.Datagrams() {
+			names = append(names, n)
 		}
 	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

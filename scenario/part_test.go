@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/traffic"
 )
 
 // A part's kind comes from its registry, yet its messages name the line
@@ -55,6 +56,21 @@ func TestPartErrorsNameTheLineAndField(t *testing.T) {
 		{"a message about the part itself", "    delay_process: {model: two_state, delay2: 50ms, mean1: 0s, mean2: 1s}\n",
 			[]string{`x.yaml:8: links[0].delay_process: each state needs a positive mean or min_stay`}},
 	}
+	const flow = "flows:\n  - name: f\n    src: A\n    dst: B\n"
+	cases = append(cases, []struct {
+		name, part string
+		want       []string
+	}{
+		{"unknown application", flow + "    app: ftp\n",
+			[]string{`x.yaml:12: flows[f].app.type: unknown application "ftp" (have ` + strings.Join(traffic.Apps.Names(), ", ") + `)`}},
+		{"an application's own checks", flow + "    app: {type: onoff, rate: 1Mbps, packet_size: 20B, burst: 0s, idle: 1s}\n",
+			[]string{
+				`x.yaml:12: flows[f].app.burst: mean burst period must be positive`,
+				`x.yaml:12: flows[f].app.packet_size: packet size 20B leaves no payload after the 28B UDP/IP header`,
+			}},
+		{"a connection's application over UDP", flow + "    transport: udp\n    app: {type: transfer, size: 1MB}\n",
+			[]string{`x.yaml:12: flows[f].transport: a transfer application needs TCP; UDP carries cbr and onoff only`}},
+	}...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			checkLines(t, parseErrors(t, link+c.part), c.want)
