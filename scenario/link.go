@@ -104,9 +104,13 @@ func checkParams(r *reporter, o *origin, what, kind string, allowed, required, c
 		}
 	}
 	slices.SortFunc(keys, func(a, b keyLine) int { return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.key, b.key)) })
+	takes := "it takes: " + strings.Join(allowed, ", ")
+	if len(allowed) == 0 {
+		takes = "it takes none"
+	}
 	for _, k := range keys {
 		if !slices.Contains(allowed, k.key) && !slices.Contains(common, k.key) {
-			r.at(k.line, o.field(k.key), "not a parameter of %s %s (it takes: %s)", what, kind, strings.Join(allowed, ", "))
+			r.at(k.line, o.field(k.key), "not a parameter of %s %s (%s)", what, kind, takes)
 		}
 	}
 	for _, k := range required {

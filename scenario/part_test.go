@@ -68,6 +68,8 @@ func TestPartErrorsNameTheLineAndField(t *testing.T) {
 				`x.yaml:12: flows[f].app.burst: mean burst period must be positive`,
 				`x.yaml:12: flows[f].app.packet_size: packet size 20B leaves no payload after the 28B UDP/IP header`,
 			}},
+		{"a parameter of an application that takes none", flow + "    app: {type: bulk, rate: 1Mbps}\n",
+			[]string{`x.yaml:12: flows[f].app.rate: not a parameter of application bulk (it takes none)`}},
 		{"a connection's application over UDP", flow + "    transport: udp\n    app: {type: transfer, size: 1MB}\n",
 			[]string{`x.yaml:12: flows[f].transport: a transfer application needs TCP; UDP carries cbr and onoff only`}},
 	}...)
