@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"github.com/tcplab/tcplab/alltcp"
 )
 
 const agentBase = `name: a
@@ -64,7 +66,7 @@ func TestAgentNoFlowCrossesIsAWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Warnings) != 0 || res.Agents["R"].Splits != 1 || res.Agents["R"].LongLived != 1 {
+	if st, ok := res.Agents["R"].(alltcp.Stats); len(res.Warnings) != 0 || !ok || st.Splits != 1 || st.LongLived != 1 {
 		t.Errorf("warnings %q, agent %+v", res.Warnings, res.Agents["R"])
 	}
 }

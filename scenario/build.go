@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tcplab/tcplab/alltcp"
+	"github.com/tcplab/tcplab/agent"
 	"github.com/tcplab/tcplab/coding"
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/network"
@@ -27,7 +27,7 @@ type Run struct {
 	series   *seriesTrace
 	packets  *packetTraces
 	wifi     *wireless.Channel
-	agents   []*alltcp.Agent
+	agents   []agent.Agent
 	ends     [][2]*network.Node // each flow's source and destination, in file order
 	// Warnings are problems that do not stop the run.
 	Warnings []string
@@ -308,9 +308,9 @@ func (r *Run) Run() (*Result, error) {
 		}
 	}
 	if len(r.agents) > 0 {
-		res.Agents = map[string]alltcp.Stats{}
+		res.Agents = map[string]any{}
 		for _, a := range r.agents {
-			res.Agents[a.Node().Name] = a.Stats
+			res.Agents[a.Node().Name] = a.Counters()
 		}
 	}
 	res.Warnings = r.Warnings

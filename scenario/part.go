@@ -78,11 +78,14 @@ func checkPart(r *reporter, o *origin, pt *part, params component.Params, what, 
 	}
 	err := params.Validate()
 	var fes component.Errors
-	if !errors.As(err, &fes) {
-		if err != nil {
-			r.at(o.line, o.path, "%v", err)
-		}
-		return err == nil
+	var fe *component.FieldError
+	switch {
+	case errors.As(err, &fes):
+	case errors.As(err, &fe):
+		fes = component.Errors{fe}
+	case err != nil:
+		r.at(o.line, o.path, "%v", err)
+		return false
 	}
 	for _, fe := range fes {
 		field := o.path

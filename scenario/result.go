@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"github.com/tcplab/tcplab/alltcp"
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/wireless"
 )
@@ -23,7 +22,7 @@ type Result struct {
 	Wireless map[string]wireless.Stats `json:"wireless,omitempty"`
 	// Agents holds each ALL-TCP agent's counters, by node (absent
 	// without agents).
-	Agents map[string]alltcp.Stats `json:"agents,omitempty"`
+	Agents map[string]any `json:"agents,omitempty"`
 	// Warnings are problems found while building that do not stop the
 	// run (an agent no flow crosses).
 	Warnings []string `json:"warnings,omitempty"`
