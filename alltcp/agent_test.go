@@ -76,8 +76,8 @@ func (w *watch) Intercept(at *network.Node, p *network.Packet, _ *network.Link) 
 	f := w.c.flow
 	switch {
 	case at == w.c.nodes[5] && p.Payload > 0:
-		if end := p.Seq + int64(p.Payload); end > f.Snd.High {
-			w.violations = append(w.violations, fmt.Sprintf("%v: byte %d at the destination, the source sent to %d", w.c.net.Now(), end, f.Snd.High))
+		if end := p.Seq + int64(p.Payload); end > f.Snapshot().High {
+			w.violations = append(w.violations, fmt.Sprintf("%v: byte %d at the destination, the source sent to %d", w.c.net.Now(), end, f.Snapshot().High))
 		}
 	case at == w.c.nodes[0] && p.Payload == 0 && p.Ack > f.DataStart():
 		if len(w.c.agents) > 0 {
@@ -141,7 +141,7 @@ func TestSplitDeliversEveryByteOnceInOrder(t *testing.T) {
 				for end := 50 * sim.Second; end <= 3000*sim.Second && !done(); end += 50 * sim.Second {
 					c.net.Run(end)
 				}
-				if got := c.flow.Rcv.Delivered; got != size {
+				if got := c.flow.Snapshot().Delivered; got != size {
 					t.Fatalf("delivered %d bytes in order, want %d (splits %d, unsplits %d)", got, size, a.Stats.Splits, a.Stats.Unsplits)
 				}
 				if r := c.flow.Result(c.net.Now()); r.CompletionSeconds == 0 {

@@ -93,12 +93,12 @@ func (c *conn) onData(p *network.Packet) bool {
 	switch c.st {
 	case arming:
 		if p.Payload > 0 && p.Seq >= c.s {
-			c.up.Rcv.Receive(p)
+			c.up.Up().ToReceiver(p)
 			return true
 		}
 	case splitting:
 		if p.Payload > 0 {
-			c.up.Rcv.Receive(p)
+			c.up.Up().ToReceiver(p)
 			c.offer()
 			return true
 		}
@@ -107,7 +107,7 @@ func (c *conn) onData(p *network.Packet) bool {
 			// Below e the agent acknowledged everything: a duplicate,
 			// already relayed, sent again because the ACK was lost.
 			// The upstream receiver acknowledges it again.
-			c.up.Rcv.Receive(p)
+			c.up.Up().ToReceiver(p)
 			return true
 		}
 	}
@@ -191,9 +191,9 @@ func (c *conn) arm() {
 		return // the flow's own settings were accepted: cannot happen
 	}
 	c.up, c.s, c.offered = up, c.fwd, 0
-	up.Rcv.Expect(c.s)
-	up.Rcv.SetWindow(c.free)
-	up.SetOutputs(func(p *network.Packet) { a.net.Free(p) }, c.fromUp)
+	up.Relay().Expect(c.s)
+	up.Relay().SetWindow(c.free)
+	up.Interpose(tcp.LayerFuncs{Sender: func(p *network.Packet) { a.net.Free(p) }, Receiver: c.fromUp})
 	c.ackedUp = c.s
 	c.st = arming
 	if c.acked >= c.s {
@@ -215,26 +215,26 @@ func (c *conn) startSplit() {
 	}
 	c.down = down
 	down.OnDrained(func(sim.Time) {}) // data arrives as the source sends it
-	down.SetOutputs(c.fromDown, func(p *network.Packet) { a.net.Free(p) })
+	down.Interpose(tcp.LayerFuncs{Sender: c.fromDown, Receiver: func(p *network.Packet) { a.net.Free(p) }})
 	c.st = splitting
 	a.Stats.Splits++
 	c.offer()
 	down.Start(a.net.Now())
-	c.up.Rcv.SendAck()
+	c.up.Relay().SendAck()
 }
 
 // drain hands the flow back to end to end (see draining).
 func (c *conn) drain() {
 	a := c.a
-	c.up.Rcv.SendAck() // a pending delayed ACK: the source must learn of e
+	c.up.Relay().SendAck() // a pending delayed ACK: the source must learn of e
 	c.release()
-	c.e = c.up.Rcv.Next()
+	c.e = c.up.Snapshot().RcvNext
 	c.st = draining
 	a.Stats.Unsplits++
 	// Blocks held above e were never acknowledged cumulatively: send them
 	// on as the source's, so that nothing the source may count as
 	// delivered (SACKed) is lost.
-	c.up.Rcv.Held(func(start, end int64) {
+	c.up.Relay().Held(func(start, end int64) {
 		for seq := start; seq < end; seq += c.mss {
 			q := a.net.Alloc()
 			q.Flow, q.Src, q.Dst, q.Port, q.Proto = c.f.ID, a.node.ID, c.f.Dst.ID, c.dataPort, network.TCP
@@ -252,7 +252,7 @@ func (c *conn) drain() {
 // offer hands the downstream connection the bytes the upstream one has
 // received in order.
 func (c *conn) offer() {
-	if n := c.up.Rcv.Next() - c.s - c.offered; n > 0 {
+	if n := c.up.Snapshot().RcvNext - c.s - c.offered; n > 0 {
 		c.offered += n
 		c.down.Offer(n)
 	}
@@ -265,9 +265,9 @@ func (c *conn) offer() {
 func (c *conn) buffered() int64 {
 	switch c.st {
 	case arming:
-		return c.up.Rcv.Next() - c.s
+		return c.up.Snapshot().RcvNext - c.s
 	case splitting, draining:
-		return c.up.Rcv.Next() - c.s - c.down.Snd.Una
+		return c.up.Snapshot().RcvNext - c.s - c.down.Snapshot().Una
 	}
 	return 0
 }
@@ -347,16 +347,16 @@ func (c *conn) toDown(p *network.Packet) {
 	p.NSack = n
 	p.Port, _ = c.down.Ports()
 	p.Flow = c.down.ID
-	before := c.down.Snd.Una
-	c.down.Snd.Receive(p)
-	if d := c.down.Snd.Una - before; d > 0 {
+	before := c.down.Snapshot().Una
+	c.down.Up().ToSender(p)
+	if d := c.down.Snapshot().Una - before; d > 0 {
 		a.Stats.Relayed += d
 		if c.st == splitting {
 			// SWS avoidance (RFC 9293 §3.8.6.2.2): announce the
 			// reopened window once it grew by a segment.
 			if w := c.free(); w >= c.lastAdvertised()+c.mss {
 				a.Stats.WindowUpdates++
-				c.up.Rcv.SendAck()
+				c.up.Relay().SendAck()
 			}
 			if c.held != nil && c.gamma() <= a.cfg.GammaMax {
 				c.release()
@@ -366,20 +366,20 @@ func (c *conn) toDown(p *network.Packet) {
 }
 
 // lastAdvertised is the window the upstream connection last announced.
-func (c *conn) lastAdvertised() int64 { return c.up.Rcv.Window() }
+func (c *conn) lastAdvertised() int64 { return c.up.Snapshot().Window }
 
 // gamma is eq. 9, γ = (δ + cwnd_i)/cwnd_o: the buffer plus the source's
 // data in flight as the agent sees it (received beyond what it has
 // acknowledged), over the downstream connection's flight.
 func (c *conn) gamma() float64 {
 	in := max(c.seen-c.ackedUp, 0)
-	out := max(c.down.Snd.High-c.down.Snd.Una, c.mss)
+	out := max(c.down.Snapshot().High-c.down.Snapshot().Una, c.mss)
 	return float64(c.buffered()+in) / float64(out)
 }
 
 // noteGamma counts the interval's γ of a split flow.
 func (c *conn) noteGamma() {
-	if c.st != splitting || c.buffered() == 0 && c.down.Snd.High == c.down.Snd.Una {
+	if c.st != splitting || c.buffered() == 0 && c.down.Snapshot().High == c.down.Snapshot().Una {
 		return // idle: nothing to balance
 	}
 	a := c.a

@@ -27,6 +27,7 @@ type Layer struct {
 	Stats Stats
 
 	f         *tcp.Flow
+	up        tcp.Up // where decoded data and acknowledgements go up to the flow
 	net       *network.Net
 	enc       *Encoder
 	dec       *Decoder
@@ -118,7 +119,7 @@ func Attach(net *network.Net, f *tcp.Flow, cfg Config) (*Layer, error) {
 	l.deliverFn = l.deliver
 	l.encPort = net.Bind(senderSide{l})
 	l.decPort = net.Bind(receiverSide{l})
-	f.SetOutputs(l.fromSender, l.fromReceiver)
+	l.up = f.Interpose(tcp.LayerFuncs{Sender: l.fromSender, Receiver: l.fromReceiver})
 	return l, nil
 }
 
@@ -234,7 +235,7 @@ func (l *Layer) deliver(n int64, b []byte) {
 	d.Seq = l.f.DataStart() + n*l.mss
 	d.Payload = int32(l.mss)
 	d.Size = l.curSize
-	l.f.Rcv.Receive(d)
+	l.up.ToReceiver(d)
 }
 
 // coded takes a coded packet from the layer's free list (its slices are
@@ -259,7 +260,7 @@ func (s senderSide) Receive(a *network.Packet) {
 	l.enc.Seen((a.Ack - l.f.DataStart()) / l.mss)
 	sndPort, _ := l.f.Ports()
 	a.Port = sndPort
-	l.f.Snd.Receive(a)
+	l.up.ToSender(a)
 }
 
 // sampleCwnd adds the window held since the last sample to its integral.
@@ -270,7 +271,8 @@ func (l *Layer) sampleCwnd() {
 	} else {
 		l.cwndArea += l.cwndLast * float64(now-l.cwndAt)
 	}
-	w := l.f.Snd.Cwnd / l.f.Snd.MSS
+	snap := l.f.Snapshot()
+	w := snap.Cwnd / snap.MSS
 	if cap := float64(l.f.Config().Segments.Window); cap > 0 {
 		w = min(w, cap) // the window the sender can use (the model's CWmax)
 	}

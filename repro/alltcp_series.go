@@ -50,8 +50,8 @@ func alltcpTrace(c *Context, sets []string, seed uint64) (*alltcpSeries, error) 
 	var bin sim.Timer
 	var last int64
 	bin.Init(run.Net.Sched, func() {
-		out.bins = append(out.bins, float64(f.Rcv.Delivered-last)*8/alltcpBin.Seconds()/1e6)
-		last = f.Rcv.Delivered
+		out.bins = append(out.bins, float64(f.Snapshot().Delivered-last)*8/alltcpBin.Seconds()/1e6)
+		last = f.Snapshot().Delivered
 		bin.Arm(run.Net.Now() + alltcpBin)
 	})
 	bin.Arm(alltcpBin)

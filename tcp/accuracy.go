@@ -80,7 +80,7 @@ func truthOf(c network.DropCause) LossClass {
 
 // headTruth is the true class of the loss of the head segment.
 func (s *Sender) headTruth() LossClass {
-	if s.f.Rcv.rcvNxt > s.Una {
+	if s.f.rcv.rcvNxt > s.Una {
 		return Unclassified // it arrived: nothing to recover
 	}
 	k := s.seg(s.Una)
@@ -179,8 +179,8 @@ func (a *accuracy) report() map[string]float64 {
 
 // LogClassifications makes the flow keep every verdict with its ground
 // truth (off by default: the log grows with every loss event).
-func (f *Flow) LogClassifications() { f.Snd.acc.keep = true }
+func (f *Flow) LogClassifications() { f.snd.acc.keep = true }
 
 // Classifications returns the flow's logged verdicts with their ground
 // truth, in time order (LogClassifications must be on).
-func (f *Flow) Classifications() []Classification { return f.Snd.acc.log }
+func (f *Flow) Classifications() []Classification { return f.snd.acc.log }

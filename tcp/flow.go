@@ -20,11 +20,11 @@ type Flow struct {
 	Src, Dst     *network.Node
 	// sendOut and ackOut, if set, take the packets the sender and the
 	// receiver emit instead of their nodes' Send: the hook of a layer
-	// below TCP (network coding, SetOutputs).
+	// below TCP (network coding, Interpose).
 	sendOut, ackOut func(p *network.Packet)
 	net             *network.Net
-	Snd             *Sender
-	Rcv             *Receiver
+	snd             *Sender
+	rcv             *Receiver
 
 	Name string
 	// cfg is shared with the flows made before it with an equal
@@ -83,10 +83,10 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 	if err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
 	}
-	f.Snd = newSender(f, cc, spec.recovery)
-	f.Rcv = newReceiver(f)
-	f.sndPort = net.Bind(f.Snd)
-	f.rcvPort = net.Bind(f.Rcv)
+	f.snd = newSender(f, cc, spec.recovery)
+	f.rcv = newReceiver(f)
+	f.sndPort = net.Bind(f.snd)
+	f.rcvPort = net.Bind(f.rcv)
 	f.startTm.Init(net.Sched, f.onStart)
 	f.stopTm.Init(net.Sched, f.onStop)
 	net.OnFlowDrop(id, f.noteDrop)
@@ -97,32 +97,25 @@ func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *netw
 // (0: bulk, an unlimited backlog as ns-2's FTP).
 func (f *Flow) SetLimit(n int64) {
 	if n <= 0 {
-		f.Snd.limit = math.MaxInt64
+		f.snd.limit = math.MaxInt64
 		return
 	}
-	f.Snd.limit = f.Snd.dataStart + n
-	f.Snd.limitBytes = n
+	f.snd.limit = f.snd.dataStart + n
+	f.snd.limitBytes = n
 }
 
 // Offer gives the sender n more application bytes (an object requested on
 // a persistent connection), to send as soon as the window allows.
 func (f *Flow) Offer(n int64) {
-	f.Snd.limitBytes += n
+	f.snd.limitBytes += n
 	if !f.started {
 		return // onStart sets the limit
 	}
-	f.Snd.limit = f.Snd.dataStart + f.Snd.limitBytes
-	if f.Snd.open {
-		f.Snd.Now = f.net.Now()
-		f.Snd.trySend()
+	f.snd.limit = f.snd.dataStart + f.snd.limitBytes
+	if f.snd.open {
+		f.snd.Now = f.net.Now()
+		f.snd.trySend()
 	}
-}
-
-// SetOutputs routes the packets the sender emits through sender and those
-// the receiver emits through receiver, instead of straight to their nodes:
-// the hook of a layer between TCP and the network (package coding).
-func (f *Flow) SetOutputs(sender, receiver func(p *network.Packet)) {
-	f.sendOut, f.ackOut = sender, receiver
 }
 
 // Ports are the endpoints the sender and the receiver are bound to.
@@ -130,7 +123,7 @@ func (f *Flow) Ports() (sender, receiver int32) { return f.sndPort, f.rcvPort }
 
 // DataStart is the sequence number of the first data byte (1 after a
 // handshake's SYN, else 0).
-func (f *Flow) DataStart() int64 { return f.Snd.dataStart }
+func (f *Flow) DataStart() int64 { return f.snd.dataStart }
 
 // OnDrained makes the flow an application-driven one: fn is called each
 // time everything offered so far has been acknowledged (instead of the
@@ -154,13 +147,13 @@ func (f *Flow) StopAt(at sim.Time) {
 
 func (f *Flow) onStart() {
 	f.started = true
-	f.Snd.start()
+	f.snd.start()
 }
 
 func (f *Flow) onStop() {
-	f.Snd.stopped = true
+	f.snd.stopped = true
 	f.stoppedAt = true
-	f.stoppedDelivered, f.stoppedSent = f.Rcv.Delivered, f.Snd.stats.sentBytes
+	f.stoppedDelivered, f.stoppedSent = f.rcv.Delivered, f.snd.stats.sentBytes
 }
 
 func (f *Flow) complete(now sim.Time) {
@@ -178,12 +171,12 @@ func (f *Flow) tsNow() int64 { return int64(f.net.Now()/f.cfg.TS.Tick) + 1 }
 
 func (f *Flow) noteDrop(p *network.Packet, cause network.DropCause, _ *network.Link) {
 	f.dropCause[cause]++
-	f.Snd.noteDrop(p, cause)
+	f.snd.noteDrop(p, cause)
 }
 
 // Result summarises the flow at time now (the end of the run).
 func (f *Flow) Result(now sim.Time) metrics.Flow {
-	s := f.Snd
+	s := f.snd
 	end := min(now, f.stop)
 	if f.done > 0 {
 		// A finite transfer is active until its last byte is acknowledged:
@@ -195,13 +188,13 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 		ID: f.Name, Variant: f.cfg.VariantImpl(), Transport: "tcp",
 		Src: f.Src.Name, Dst: f.Dst.Name,
 		StartSeconds: f.start.Seconds(), StopSeconds: end.Seconds(),
-		DeliveredBytes:                  f.Rcv.Delivered,
+		DeliveredBytes:                  f.rcv.Delivered,
 		SentPackets:                     s.stats.sentPackets,
 		RetransmittedPackets:            s.stats.retransmits,
 		FastRetransmits:                 s.stats.fastRetx,
 		Timeouts:                        s.stats.timeouts,
 		TimeoutsAfterLostFastRetransmit: s.stats.toAfterLostFR,
-		SpuriousRetransmits:             f.Rcv.SpuriousRetx,
+		SpuriousRetransmits:             f.rcv.SpuriousRetx,
 		SpuriousTimeouts:                s.stats.spuriousTimeouts,
 		SpuriousTimeoutsDetected:        s.spur.detected,
 		ECNReductions:                   s.stats.ecnReductions,
@@ -211,7 +204,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 	if f.cfg.Recovery.SACK && f.cfg.VariantImpl() != "sack" {
 		r.Variant += "+sack"
 	}
-	delivered, sent := f.Rcv.Delivered, s.stats.sentBytes
+	delivered, sent := f.rcv.Delivered, s.stats.sentBytes
 	if f.stoppedAt && f.stop < now {
 		delivered, sent = f.stoppedDelivered, f.stoppedSent
 	}
@@ -224,7 +217,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 			r.Dropped[c.String()] = n
 		}
 	}
-	r.Accuracy = f.Snd.acc.report()
+	r.Accuracy = f.snd.acc.report()
 	if f.done > 0 {
 		r.CompletionSeconds = (f.done - f.start).Seconds()
 	}
@@ -232,7 +225,7 @@ func (f *Flow) Result(now sim.Time) metrics.Flow {
 }
 
 // Cwnd is the current congestion window in bytes (uninflated).
-func (f *Flow) Cwnd() float64 { return f.Snd.Cwnd }
+func (f *Flow) Cwnd() float64 { return f.snd.Cwnd }
 
 // Ssthresh is the current slow-start threshold in bytes.
-func (f *Flow) Ssthresh() float64 { return f.Snd.Ssthresh }
+func (f *Flow) Ssthresh() float64 { return f.snd.Ssthresh }

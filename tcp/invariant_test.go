@@ -62,8 +62,8 @@ func TestInvariantsUnderRandomLoss(t *testing.T) {
 							bad = fmt.Sprintf("cwnd %.0f below one segment at %v", s.Cwnd, s.Time)
 						case s.Event == 'a' && s.Ack > s.High:
 							bad = fmt.Sprintf("ACK %d beyond the highest byte sent %d", s.Ack, s.High)
-						case f.Rcv.Delivered != f.Rcv.rcvNxt-f.Snd.dataStart:
-							bad = fmt.Sprintf("delivered %d bytes but the in-order point is %d", f.Rcv.Delivered, f.Rcv.rcvNxt-f.Snd.dataStart)
+						case f.rcv.Delivered != f.rcv.rcvNxt-f.snd.dataStart:
+							bad = fmt.Sprintf("delivered %d bytes but the in-order point is %d", f.rcv.Delivered, f.rcv.rcvNxt-f.snd.dataStart)
 						}
 					})
 					f.Start(0)
@@ -71,8 +71,8 @@ func TestInvariantsUnderRandomLoss(t *testing.T) {
 					if bad != "" {
 						t.Fatalf("%s: %s", name, bad)
 					}
-					if f.Rcv.Delivered != size || f.done == 0 {
-						t.Fatalf("%s: delivered %d of %d bytes (done=%v)", name, f.Rcv.Delivered, size, f.done)
+					if f.rcv.Delivered != size || f.done == 0 {
+						t.Fatalf("%s: delivered %d of %d bytes (done=%v)", name, f.rcv.Delivered, size, f.done)
 					}
 				}
 			}
@@ -119,8 +119,8 @@ func TestFullWindowDupAckSendsNoEmptySegment(t *testing.T) {
 			if full == 0 {
 				t.Fatal("the window was never exactly full: the test does not reach the case")
 			}
-			if empty != 0 || f.Rcv.Delivered != 100*1000 {
-				t.Fatalf("%d empty segments sent, %d bytes delivered", empty, f.Rcv.Delivered)
+			if empty != 0 || f.rcv.Delivered != 100*1000 {
+				t.Fatalf("%d empty segments sent, %d bytes delivered", empty, f.rcv.Delivered)
 			}
 		})
 	}

@@ -23,12 +23,12 @@ type Sample struct {
 
 // SetProbe calls fn after every segment sent, ACK processed and timeout.
 // A nil fn turns probing off (the default, free on the per-packet path).
-func (f *Flow) SetProbe(fn func(*Sample)) { f.Snd.probe, f.Snd.probeAcksOnly = fn, false }
+func (f *Flow) SetProbe(fn func(*Sample)) { f.snd.probe, f.snd.probeAcksOnly = fn, false }
 
 // SetAckProbe calls fn after every ACK processed and timeout only: the
 // state an invariant checker needs, without a sample (and the pipe
 // computed for it) per segment sent.
-func (f *Flow) SetAckProbe(fn func(*Sample)) { f.Snd.probe, f.Snd.probeAcksOnly = fn, true }
+func (f *Flow) SetAckProbe(fn func(*Sample)) { f.snd.probe, f.snd.probeAcksOnly = fn, true }
 
 // sample fills the reused Sample and hands it to the probe.
 func (s *Sender) sample(ev byte, seq, ack, tsecr int64, retx bool) {

@@ -74,7 +74,7 @@ func adminrtoPath(t *testing.T, policy string, min sim.Time, n int64) (*network.
 // exactly when fewer than two full segments are outstanding.
 func TestAdMINRTOLongMinimumForALoneOrOddLastSegment(t *testing.T) {
 	_, f := adminrtoPath(t, "adminrto", 200*sim.Millisecond, 10)
-	s := f.Snd
+	s := f.snd
 	for range 20 {
 		s.est.Sample(10*sim.Millisecond, 0)
 	}

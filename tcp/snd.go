@@ -164,7 +164,7 @@ func (s *Sender) start() {
 		s.limit = s.dataStart + s.limitBytes
 	}
 	if s.cfg.Open.Mode == HandshakeNone {
-		s.f.Rcv.expect(0)
+		s.f.rcv.expect(0)
 		s.established()
 		return
 	}

@@ -147,7 +147,7 @@ func TestDelayedAcksHalveTheAckCount(t *testing.T) {
 		cfg.Acks.DelAckTimeout = 200 * sim.Millisecond
 		n, f := dumbbell(t, 1, cfg, nil)
 		n.Run(20 * sim.Second)
-		return f.Rcv.acksSent, f.Rcv.ReceivedData
+		return f.rcv.acksSent, f.rcv.ReceivedData
 	}
 	a1, s1 := count(1)
 	a2, s2 := count(2)
