@@ -57,7 +57,7 @@ func (c *CodingSpec) check(r *reporter, f *FlowSpec) {
 	}
 	// Its acknowledgements count packets seen: no byte ranges, no echo.
 	var off []string
-	if f.Transport.TCP.Recovery.SACK || f.Transport.TCP.VariantImpl() == "sack" {
+	if f.Transport.TCP.UsesSACK() {
 		off = append(off, "transport.sack: false")
 	}
 	if f.Transport.TCP.TS.Enabled {

@@ -233,5 +233,13 @@ func (c *Config) VariantImpl() string {
 	return c.Variant
 }
 
+// UsesSACK reports whether a flow of this configuration sends and reads
+// SACK blocks: with sack: true, or with the variant "sack" (NewReno with
+// RFC 6675 recovery, which needs them at both ends). NewFlow resolves it
+// once into Recovery.SACK, which everything after reads.
+func (c *Config) UsesSACK() bool {
+	return c.Recovery.SACK || variants[c.VariantImpl()].recovery == "sack"
+}
+
 // VariantNames lists the registered variants.
 func VariantNames() []string { return slices.Sorted(maps.Keys(variants)) }

@@ -97,3 +97,42 @@ func TestConfigEqualSeesEveryField(t *testing.T) {
 		t.Fatalf("only %d fields walked", len(leaves))
 	}
 }
+
+// A flow builds its variant once, in NewFlow's validation, and the variant
+// "sack" is resolved once into SACK on at both ends (UsesSACK), which the
+// result's label and the recovery then read.
+func TestAFlowBuildsItsVariantOnceAndResolvesSACKOnce(t *testing.T) {
+	built := 0
+	Register("counted-once", "newreno", func(map[string]float64) (Variant, error) {
+		built++
+		return &Reno{}, nil
+	})
+	defer delete(variants, "counted-once")
+	n := network.New(1)
+	a, b := n.AddNode("a"), n.AddNode("b")
+	n.Connect("l", a, b, network.LinkConfig{Bandwidth: 1e6}, func() network.Queue { return network.NewDropTail(10, 0) })
+	n.ComputeRoutes()
+	if _, err := NewFlow(n, 0, "f", ns2Config(t, "counted-once", 1000, 64), a, b); err != nil {
+		t.Fatal(err)
+	}
+	if built != 1 {
+		t.Fatalf("the variant was built %d times for one flow", built)
+	}
+	for _, c := range []struct {
+		variant string
+		sack    bool
+		label   string
+	}{{"newreno", false, "newreno"}, {"newreno", true, "newreno+sack"}, {"sack", false, "sack"}} {
+		cfg := ns2Config(t, c.variant, 1000, 64)
+		cfg.Recovery.SACK = c.sack
+		f, err := NewFlow(n, 1, "g", cfg, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.sack || c.variant == "sack"
+		if f.Config().Recovery.SACK != want || f.Config().UsesSACK() != want || f.Result(0).Variant != c.label {
+			t.Errorf("%s with sack %v: SACK %v, label %q; want SACK %v, label %q", c.variant, c.sack,
+				f.Config().Recovery.SACK, f.Result(0).Variant, want, c.label)
+		}
+	}
+}

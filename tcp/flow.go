@@ -70,20 +70,14 @@ func (f *Flow) toSender(p *network.Packet) {
 // NewFlow builds a connection from src to dst and binds its two endpoints.
 // It does not send until Start.
 func NewFlow(net *network.Net, id int32, name string, cfg Config, src, dst *network.Node) (*Flow, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("flow %s: %w", name, err)
-	}
-	impl := cfg.VariantImpl()
-	spec := variants[impl]
-	if spec.recovery == "sack" {
-		cfg.Recovery.SACK = true // variant sack is NewReno with RFC 6675: SACK on at both ends
-	}
-	f := &Flow{ID: id, Name: name, cfg: shareConfig(net, &cfg), Src: src, Dst: dst, srcID: src.ID, dstID: dst.ID, net: net, stop: sim.Never}
-	cc, err := spec.make(cfg.Params)
+	cc, err := cfg.validate()
 	if err != nil {
 		return nil, fmt.Errorf("flow %s: %w", name, err)
 	}
-	f.snd = newSender(f, cc, spec.recovery)
+	impl := cfg.VariantImpl()
+	cfg.Recovery.SACK = cfg.UsesSACK()
+	f := &Flow{ID: id, Name: name, cfg: shareConfig(net, &cfg), Src: src, Dst: dst, srcID: src.ID, dstID: dst.ID, net: net, stop: sim.Never}
+	f.snd = newSender(f, cc, variants[impl].recovery)
 	f.rcv = newReceiver(f)
 	f.sndPort = net.Bind(f.snd)
 	f.rcvPort = net.Bind(f.rcv)

@@ -19,6 +19,13 @@ const (
 // same checks whether a scenario is only validated or run). Every problem
 // is a *component.FieldError, joined with errors.Join.
 func (c *Config) Validate() error {
+	_, err := c.validate()
+	return err
+}
+
+// validate checks the configuration and returns the variant it made on
+// the way, which NewFlow uses: a flow builds its variant once.
+func (c *Config) validate() (Variant, error) {
 	var errs []error
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, component.Errorf(field, format, a...))
@@ -112,5 +119,5 @@ func (c *Config) Validate() error {
 	if c.Open.SynTimeout < 0 {
 		bad("syn_timeout", "must not be negative")
 	}
-	return errors.Join(errs...)
+	return v, errors.Join(errs...)
 }
