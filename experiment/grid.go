@@ -13,10 +13,10 @@ import (
 
 // Point is one combination of axis values.
 type Point struct {
-	Index  int           // in grid order (last axis fastest)
-	Params []store.Param // one per axis, in axis order
-	Sets   []string      // the overrides of its values
-	id     string        // canonical text of the point, for keys and seeds
+	Index  int          // in grid order (last axis fastest)
+	Params store.Params // one per axis, in axis order
+	Sets   []string     // the overrides of its values
+	id     string       // canonical text of the point, for keys and seeds
 }
 
 // Job is one run: a grid point and a replication.
@@ -37,7 +37,7 @@ func (sw *Sweep) Points() []*Point {
 		for _, p := range pts {
 			for _, v := range ax.Values {
 				q := &Point{
-					Params: append(append([]store.Param{}, p.Params...), store.Param{Name: ax.Name, Value: v.Label, Num: ParseNumber(v.Label)}),
+					Params: append(append(store.Params{}, p.Params...), store.Param{Name: ax.Name, Value: v.Label, Num: ParseNumber(v.Label)}),
 					Sets:   append(append([]string{}, p.Sets...), v.Sets...),
 				}
 				next = append(next, q)

@@ -237,16 +237,8 @@ func flowMetric(flow, metric string, scale float64) func(r *store.Run) (float64,
 	}
 }
 
-func summarized(c *Context, metric string) ([]store.Summary, error) {
-	pts, err := perRun(c.Store, flowValue(metric))
-	if err != nil {
-		return nil, err
-	}
-	return summaries(pts), nil
-}
-
 func fig12Report(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "timeouts")
+	sums, err := summarize(c, flowValue("timeouts"))
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +300,7 @@ func timerReason(timer string, timedOut bool) string {
 }
 
 func fig34Report(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "fast_retransmits")
+	sums, err := summarize(c, flowValue("fast_retransmits"))
 	if err != nil {
 		return nil, err
 	}
@@ -331,11 +323,11 @@ func fig34Report(c *Context) (*Outcome, error) {
 		var with, without []string
 		n := 0
 		for _, s := range sums {
-			if paramValue(s.Params, win) != w {
+			if s.Params.Value(win) != w {
 				continue
 			}
 			n++
-			if x := paramValue(s.Params, at); s.Mean > 0 {
+			if x := s.Params.Value(at); s.Mean > 0 {
 				with = append(with, x)
 			} else {
 				without = append(without, x)
@@ -372,7 +364,7 @@ func idealKbps(wm, t1, t2 float64) float64 {
 }
 
 func fig5Report(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "goodput_bps")
+	sums, err := summarize(c, flowValue("goodput_bps"))
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +381,7 @@ func fig5Report(c *Context) (*Outcome, error) {
 	lo, hi := "0.01", "10"
 	tLo, tHi, rLo, rHi := get("oldtahoe", lo), get("oldtahoe", hi), get("reno", lo), get("reno", hi)
 	for _, s := range sums {
-		out.Measured = append(out.Measured, fmt.Sprintf("h=%s %s: %s kbit/s (ideal %.1f)", paramValue(s.Params, "h"), paramValue(s.Params, "variant"), ciText(s, 1e-3, ""), ideal))
+		out.Measured = append(out.Measured, fmt.Sprintf("h=%s %s: %s kbit/s (ideal %.1f)", s.Params.Value("h"), s.Params.Value("variant"), ciText(s, 1e-3, ""), ideal))
 	}
 	overIdeal := 0
 	for _, s := range sums {
@@ -409,7 +401,7 @@ func fig5Report(c *Context) (*Outcome, error) {
 		var xs []float64
 		var groups [][]float64
 		for _, p := range pts {
-			if paramValue(p.params, "variant") == v {
+			if p.params.Value("variant") == v {
 				xs = append(xs, *findNum(p.params, "h"))
 				groups = append(groups, p.vals)
 			}
@@ -446,7 +438,7 @@ func fig5Report(c *Context) (*Outcome, error) {
 // proportional to the packet loss rate": the drop Δ(p) = G(0) - G(p) over
 // p must keep its ratio Δ/p from the smallest p to the largest.
 func fig5LossReport(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "goodput_bps")
+	sums, err := summarize(c, flowValue("goodput_bps"))
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +456,7 @@ func fig5LossReport(c *Context) (*Outcome, error) {
 			type ratio struct{ r, se, p float64 }
 			var rs []ratio
 			for _, s := range sums {
-				if paramValue(s.Params, "h") != h || paramValue(s.Params, "variant") != v {
+				if s.Params.Value("h") != h || s.Params.Value("variant") != v {
 					continue
 				}
 				p := *findNum(s.Params, loss)
@@ -521,7 +513,7 @@ func fig5LossReport(c *Context) (*Outcome, error) {
 }
 
 func fig6Report(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "goodput_bps")
+	sums, err := summarize(c, flowValue("goodput_bps"))
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +529,7 @@ func fig6Report(c *Context) (*Outcome, error) {
 	out.Measured = append(out.Measured, fmt.Sprintf("best D = %s (%.0f kbit/s); D = 3: %.0f; D = 12: %s", bestD, best.Mean/1e3, mustFind(sums, d, "3").Mean/1e3, ciText(last, 1e-3, " kbit/s")))
 	var cmps []comparison
 	for _, s := range sums[:len(sums)-1] {
-		cmps = append(cmps, means("D = "+paramValue(s.Params, d), sample(last), sample(s), 1e-3, " kbit/s"))
+		cmps = append(cmps, means("D = "+s.Params.Value(d), sample(last), sample(s), 1e-3, " kbit/s"))
 	}
 	v, test := aboveEverywhere(cmps)
 	out.Claims = []Claim{{Figure: "Fig. 6", Text: "on a lossless path the best D is w_m", Paper: "optimum at D = w_m = 12",
@@ -556,7 +548,7 @@ func bestOf(sums []store.Summary, param string) (store.Summary, string) {
 			best = s
 		}
 	}
-	return best, paramValue(best.Params, param)
+	return best, best.Params.Value(param)
 }
 
 func mustFind(sums []store.Summary, kv ...string) store.Summary {
@@ -565,7 +557,7 @@ func mustFind(sums []store.Summary, kv ...string) store.Summary {
 }
 
 func fig7Report(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "goodput_bps")
+	sums, err := summarize(c, flowValue("goodput_bps"))
 	if err != nil {
 		return nil, err
 	}
@@ -582,7 +574,7 @@ func fig7Report(c *Context) (*Outcome, error) {
 		for _, sc := range []string{"S1", "S2", "S3", "S4"} {
 			var sub []store.Summary
 			for _, s := range sums {
-				if paramValue(s.Params, "timer") == tm && paramValue(s.Params, "scenario") == sc {
+				if s.Params.Value("timer") == tm && s.Params.Value("scenario") == sc {
 					sub = append(sub, s)
 				}
 			}
@@ -597,7 +589,7 @@ func fig7Report(c *Context) (*Outcome, error) {
 			in.Mean = math.Inf(-1)
 			for _, s := range sub {
 				var xi int
-				fmt.Sscan(paramValue(s.Params, d), &xi)
+				fmt.Sscan(s.Params.Value(d), &xi)
 				if want[sc](xi) && s.Mean > in.Mean {
 					in = s
 				}
@@ -605,16 +597,16 @@ func fig7Report(c *Context) (*Outcome, error) {
 			var cmps []comparison
 			for _, s := range sub {
 				var xi int
-				fmt.Sscan(paramValue(s.Params, d), &xi)
+				fmt.Sscan(s.Params.Value(d), &xi)
 				if !want[sc](xi) {
-					cmps = append(cmps, means("D = "+paramValue(s.Params, d), sample(in), sample(s), 1e-3, " kbit/s"))
+					cmps = append(cmps, means("D = "+s.Params.Value(d), sample(in), sample(s), 1e-3, " kbit/s"))
 				}
 			}
 			v, test := aboveEverywhere(cmps)
-			out.Measured = append(out.Measured, fmt.Sprintf("timer %s %s: best D = %s (%.0f kbit/s); the paper's best, D = %s: %.0f", tm, sc, bestD, best.Mean/1e3, paramValue(in.Params, d), in.Mean/1e3))
+			out.Measured = append(out.Measured, fmt.Sprintf("timer %s %s: best D = %s (%.0f kbit/s); the paper's best, D = %s: %.0f", tm, sc, bestD, best.Mean/1e3, in.Params.Value(d), in.Mean/1e3))
 			per[tm] = append(per[tm], Claim{Figure: "Fig. 7", Text: fmt.Sprintf("best D for %s is %s", sc, paper[sc]), Paper: paper[sc],
-				Measured: fmt.Sprintf("best mean at D = %s; %s at its best D = %s", bestD, paper[sc], paramValue(in.Params, d)), Verdict: v,
-				Test:   fmt.Sprintf("Welch's t-test of D = %s against each D outside %s, %s", paramValue(in.Params, d), paper[sc], test),
+				Measured: fmt.Sprintf("best mean at D = %s; %s at its best D = %s", bestD, paper[sc], in.Params.Value(d)), Verdict: v,
+				Test:   fmt.Sprintf("Welch's t-test of D = %s against each D outside %s, %s", in.Params.Value(d), paper[sc], test),
 				Reason: "a small D repairs real losses fast; a large D ignores the reordering of RTT decreases: which wins depends on p against h"})
 			if tm == "ns2-10ms" {
 				s := plot.Series{Name: sc}
@@ -646,7 +638,7 @@ func ciOrZero(x float64) float64 {
 }
 
 func fig8Report(c *Context) (*Outcome, error) {
-	sums, err := summarized(c, "goodput_bps")
+	sums, err := summarize(c, flowValue("goodput_bps"))
 	if err != nil {
 		return nil, err
 	}
@@ -665,9 +657,9 @@ func fig8Report(c *Context) (*Outcome, error) {
 	for _, p := range ps {
 		var sub []store.Summary
 		for _, s := range sums {
-			if paramValue(s.Params, loss) == p {
+			if s.Params.Value(loss) == p {
 				sub = append(sub, s)
-				out.Measured = append(out.Measured, fmt.Sprintf("p = %s, G = %s s: %s kbit/s", p, paramValue(s.Params, "G"), ciText(s, 1e-3, "")))
+				out.Measured = append(out.Measured, fmt.Sprintf("p = %s, G = %s s: %s kbit/s", p, s.Params.Value("G"), ciText(s, 1e-3, "")))
 			}
 		}
 		if len(sub) == 0 {
@@ -676,11 +668,11 @@ func fig8Report(c *Context) (*Outcome, error) {
 		first, last := sub[0], sub[len(sub)-1]
 		best, bestG := bestOf(sub[1:len(sub)-1], "G")
 		v, test := aboveEverywhere([]comparison{
-			means("G = "+paramValue(first.Params, "G"), sample(best), sample(first), 1e-3, " kbit/s"),
-			means("G = "+paramValue(last.Params, "G"), sample(best), sample(last), 1e-3, " kbit/s")})
+			means("G = "+first.Params.Value("G"), sample(best), sample(first), 1e-3, " kbit/s"),
+			means("G = "+last.Params.Value("G"), sample(best), sample(last), 1e-3, " kbit/s")})
 		cl := Claim{Figure: "Fig. 8", Text: "an interior optimum of G exists", Paper: "optimum between the extremes (p = 0)",
 			Measured: fmt.Sprintf("best interior G = %s s (%.0f kbit/s); G = %s: %.0f, G = %s: %.0f", bestG, best.Mean/1e3,
-				paramValue(first.Params, "G"), first.Mean/1e3, paramValue(last.Params, "G"), last.Mean/1e3),
+				first.Params.Value("G"), first.Mean/1e3, last.Params.Value("G"), last.Mean/1e3),
 			Verdict: v, Test: fmt.Sprintf("Welch's t-test of the best interior G (%s s) against each end, %s", bestG, test)}
 		if v == Confirmed {
 			cl.Reason = "a fine tick lets RTT increases cause false timeouts; a coarse one makes real losses wait long"

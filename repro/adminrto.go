@@ -179,14 +179,7 @@ var adminrtoSetup = []Deviation{
 // over the flows of a run whose names start with prefix.
 func flowsStat(prefix, metric string, mean bool) func(*store.Run) (float64, bool) {
 	return func(r *store.Run) (float64, bool) {
-		var s float64
-		var n int
-		for _, m := range r.Metrics {
-			if m.Name == metric && strings.HasPrefix(m.Flow, prefix) {
-				s += m.Value
-				n++
-			}
-		}
+		s, n := flowsSum(r, prefix, metric)
 		if mean && n > 0 {
 			s /= float64(n)
 		}
@@ -194,16 +187,8 @@ func flowsStat(prefix, metric string, mean bool) func(*store.Run) (float64, bool
 	}
 }
 
-func summarizedBy(c *Context, v func(*store.Run) (float64, bool)) ([]store.Summary, error) {
-	pts, err := perRun(c.Store, v)
-	if err != nil {
-		return nil, err
-	}
-	return summaries(pts), nil
-}
-
 func osPairsReport(c *Context) (*Outcome, error) {
-	spur, err := summarizedBy(c, flowsStat("short", "spurious_timeouts", false))
+	spur, err := summarize(c, flowsStat("short", "spurious_timeouts", false))
 	if err != nil {
 		return nil, err
 	}
@@ -213,8 +198,8 @@ func osPairsReport(c *Context) (*Outcome, error) {
 	for _, p := range minRTOPolicies {
 		s := plot.Series{Name: p.name}
 		for _, v := range spur {
-			if paramValue(v.Params, "policy") == p.name {
-				d, _ := time.ParseDuration(paramValue(v.Params, delack))
+			if v.Params.Value("policy") == p.name {
+				d, _ := time.ParseDuration(v.Params.Value(delack))
 				s.X = append(s.X, float64(d.Milliseconds()))
 				s.Y = append(s.Y, v.Mean)
 				s.Err = append(s.Err, ciOrZero(v.CI95))
@@ -236,7 +221,7 @@ func osPairsReport(c *Context) (*Outcome, error) {
 	per := map[string][]Claim{}
 	var delacks []string
 	for _, v := range spur {
-		pol, d := paramValue(v.Params, "policy"), paramValue(v.Params, delack)
+		pol, d := v.Params.Value("policy"), v.Params.Value(delack)
 		out.Measured = append(out.Measured, fmt.Sprintf("%-14s vs delayed ACK %-6s: %.0f spurious timeouts per run", pol, d, v.Mean))
 		if pol == "adminrto" {
 			delacks = append(delacks, d)
@@ -279,11 +264,11 @@ func osPairsReport(c *Context) (*Outcome, error) {
 }
 
 func wirelessReport(c *Context) (*Outcome, error) {
-	compl, err := summarizedBy(c, flowsStat("short", "completion_seconds", true))
+	compl, err := summarize(c, flowsStat("short", "completion_seconds", true))
 	if err != nil {
 		return nil, err
 	}
-	retx, err := summarizedBy(c, flowsStat("short", "retransmitted_packets", false))
+	retx, err := summarize(c, flowsStat("short", "retransmitted_packets", false))
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +279,7 @@ func wirelessReport(c *Context) (*Outcome, error) {
 	for _, pol := range []string{"adminrto", "linux-200ms", "rfc-1s"} {
 		s := plot.Series{Name: pol}
 		for _, v := range compl {
-			if paramValue(v.Params, "policy") == pol && paramValue(v.Params, loss) == "5%" {
+			if v.Params.Value("policy") == pol && v.Params.Value(loss) == "5%" {
 				s.X = append(s.X, *findNum(v.Params, "rtt_ms"))
 				s.Y = append(s.Y, v.Mean*1e3)
 				s.Err = append(s.Err, ciOrZero(v.CI95)*1e3)
@@ -337,7 +322,7 @@ func wirelessReport(c *Context) (*Outcome, error) {
 }
 
 func congestionReport(c *Context) (*Outcome, error) {
-	good, err := summarizedBy(c, flowsStat("long", "goodput_bps", false))
+	good, err := summarize(c, flowsStat("long", "goodput_bps", false))
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +353,7 @@ func congestionReport(c *Context) (*Outcome, error) {
 // against the 1 s minimum: better by more than 5% with loss on paths up
 // to 200 ms, within 10% at 400 ms. lower says which way is better.
 func versusRFCReport(c *Context, prefix, metric, label string, scale float64, lower bool, section string) (*Outcome, error) {
-	sums, err := summarizedBy(c, flowsStat(prefix, metric, true))
+	sums, err := summarize(c, flowsStat(prefix, metric, true))
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +362,7 @@ func versusRFCReport(c *Context, prefix, metric, label string, scale float64, lo
 	for _, pol := range []string{"adminrto", "linux-200ms", "rfc-1s"} {
 		s := plot.Series{Name: pol}
 		for _, v := range sums {
-			if paramValue(v.Params, "policy") == pol && paramValue(v.Params, loss) == "5%" {
+			if v.Params.Value("policy") == pol && v.Params.Value(loss) == "5%" {
 				s.X = append(s.X, *findNum(v.Params, "rtt_ms"))
 				s.Y = append(s.Y, v.Mean*scale)
 				s.Err = append(s.Err, ciOrZero(v.CI95)*scale)
@@ -509,7 +494,7 @@ func farClaimOf(cs []rfcComparison) Claim {
 // only where an ACK may be delayed, removes most of it. Decided at every
 // lossy point up to 200 ms (Welch, Holm-corrected).
 func costClaim(c *Context) (Claim, error) {
-	sums, err := summarizedBy(c, flowsStat("long", "rto_min_cost_seconds", true))
+	sums, err := summarize(c, flowsStat("long", "rto_min_cost_seconds", true))
 	if err != nil {
 		return Claim{}, err
 	}

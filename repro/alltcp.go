@@ -81,7 +81,7 @@ func alltcpReliability(c *Context, loss bool) (*Outcome, error) {
 			}
 			name := []string{"ETET", "SBST"}[k]
 			rv := float64(r)
-			sums = append(sums, store.Summary{Params: []store.Param{{Name: "transport", Value: name + ", simulation"}, {Name: "R", Value: fmt.Sprint(r), Num: &rv}},
+			sums = append(sums, store.Summary{Params: store.Params{{Name: "transport", Value: name + ", simulation"}, {Name: "R", Value: fmt.Sprint(r), Num: &rv}},
 				N: packets, Mean: v, CI95: ci})
 			if math.Abs(v-want) > tol+1e-9 {
 				far = append(far, fmt.Sprintf("%s at R %d: %.4g vs %.4g", name, r, v, want))
@@ -328,8 +328,8 @@ func alltcpThroughputReport(c *Context) (*Outcome, error) {
 	te, t1, t2 := at(ts, "Tahoe end to end"), at(ts, "1 ALL-TCP agent"), at(ts, "2 ALL-TCP agents")
 	out := &Outcome{}
 	for _, s := range gs {
-		ct := at(ts, paramValue(s.Params, "setting"))
-		out.Measured = append(out.Measured, fmt.Sprintf("%s: goodput %s kbit/s, 2000 packets in %s s", paramValue(s.Params, "setting"), ciText(s, 1000, ""), ciText(ct, 1, "")))
+		ct := at(ts, s.Params.Value("setting"))
+		out.Measured = append(out.Measured, fmt.Sprintf("%s: goodput %s kbit/s, 2000 packets in %s s", s.Params.Value("setting"), ciText(s, 1000, ""), ciText(ct, 1, "")))
 	}
 	// With window_ 20 of 1000-byte segments a connection carries at most
 	// 20 segments per RTT: 0.32 Mbit/s over the 0.5 s path, 0.53 over the

@@ -41,17 +41,6 @@ metrics: [goodput_bps, pages, page_seconds_mean, sent_packets, dropped.aqm_drop,
 	})
 }
 
-// classSum adds metric over the flows whose names start with prefix.
-func classSum(r *store.Run, prefix, metric string) (sum float64, n int) {
-	for _, m := range r.Metrics {
-		if m.Name == metric && strings.HasPrefix(m.Flow, prefix) {
-			sum += m.Value
-			n++
-		}
-	}
-	return sum, n
-}
-
 // runMetric is a whole-run metric of a stored run.
 func runMetric(name string) func(r *store.Run) (float64, bool) {
 	return func(r *store.Run) (float64, bool) {
@@ -71,17 +60,17 @@ func alltcpBackgroundReport(c *Context) (*Outcome, error) {
 		f          func(r *store.Run) (float64, bool)
 	}
 	measures := []measure{
-		{"long-lived goodput, sum", "Mbit/s", 1e-6, func(r *store.Run) (float64, bool) { s, n := classSum(r, "long", "goodput_bps"); return s, n > 0 }},
+		{"long-lived goodput, sum", "Mbit/s", 1e-6, func(r *store.Run) (float64, bool) { s, n := flowsSum(r, "long", "goodput_bps"); return s, n > 0 }},
 		{"web page time, mean", "s", 1, func(r *store.Run) (float64, bool) {
-			t, _ := classSum(r, "web", "page_seconds_mean")
-			_, n := classSum(r, "web", "pages")
+			t, _ := flowsSum(r, "web", "page_seconds_mean")
+			_, n := flowsSum(r, "web", "pages")
 			return t / float64(n), n > 0
 		}},
-		{"UDP goodput, sum", "Mbit/s", 1e-6, func(r *store.Run) (float64, bool) { s, n := classSum(r, "udp", "goodput_bps"); return s, n > 0 }},
+		{"UDP goodput, sum", "Mbit/s", 1e-6, func(r *store.Run) (float64, bool) { s, n := flowsSum(r, "udp", "goodput_bps"); return s, n > 0 }},
 		{"UDP packets lost", "%", 100, func(r *store.Run) (float64, bool) {
-			a, _ := classSum(r, "udp", "dropped.aqm_drop")
-			q, _ := classSum(r, "udp", "dropped.queue_overflow")
-			s, n := classSum(r, "udp", "sent_packets")
+			a, _ := flowsSum(r, "udp", "dropped.aqm_drop")
+			q, _ := flowsSum(r, "udp", "dropped.queue_overflow")
+			s, n := flowsSum(r, "udp", "sent_packets")
 			return (a + q) / s, n > 0 && s > 0
 		}},
 	}
@@ -146,7 +135,7 @@ func alltcpBackgroundReport(c *Context) (*Outcome, error) {
 	var fc []comparison
 	if fs, ok := find(pred, "predictor", "farima"); ok {
 		for _, s := range pred {
-			if p := paramValue(s.Params, "predictor"); p != "farima" {
+			if p := s.Params.Value("predictor"); p != "farima" {
 				fc = append(fc, means(p, sample(s), sample(fs), 1, ""))
 			}
 		}

@@ -172,7 +172,7 @@ func alltcpFig11Report(c *Context) (*Outcome, error) {
 			}
 			perRun = append(perRun, tot/float64(len(tr.bins)))
 		}
-		ls := store.Summarize(store.Summary{Params: []store.Param{{Name: "setting", Value: st.name}}}, leads)
+		ls := store.Summarize(store.Summary{Params: store.Params{{Name: "setting", Value: st.name}}}, leads)
 		leadSums = append(leadSums, ls)
 		ts := store.Summarize(store.Summary{}, perRun)
 		means[st.name] = ts.Mean

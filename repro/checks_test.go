@@ -17,7 +17,7 @@ func runsOf(xs []string, value func(x string, v string, rep int) float64) []*sto
 		for _, v := range []string{"a", "b"} {
 			for rep := range 5 {
 				out = append(out, &store.Run{Point: point, Replication: rep,
-					Params:  []store.Param{{Name: "x", Value: x}, {Name: "variant", Value: v}},
+					Params:  store.Params{{Name: "x", Value: x}, {Name: "variant", Value: v}},
 					Metrics: []store.Metric{{Flow: "f", Name: "goodput_bps", Value: value(x, v, rep)}}})
 			}
 			point++

@@ -147,7 +147,7 @@ func tcpncFig9Report(c *Context) (*Outcome, error) {
 	dsums := summaries(decoded)
 	for i, s := range sums {
 		out.Measured = append(out.Measured, fmt.Sprintf("R %s: TCP-NC / Reno throughput %s counting the coded flow's acknowledged packets, %s counting its decoded goodput",
-			paramValue(s.Params, x), ciText(s, 1, ""), ciText(dsums[i], 1, "")))
+			s.Params.Value(x), ciText(s, 1, ""), ciText(dsums[i], 1, "")))
 	}
 	fairV, fairT := above(sample(hi), sample(lo), 1, "")
 	out.Claims = append(out.Claims, Claim{Figure: "Fig. 9", Text: "the model's R = 1.015 shares the path more fairly than R = 1.064",
@@ -254,8 +254,8 @@ func tcpncFig5Report(c *Context) (*Outcome, error) {
 	}
 	goodput := summaries(gpts)
 	for i, s := range sums {
-		line := fmt.Sprintf("p %s, R %s: %s packets/s acknowledged; decoded goodput %s kbit/s", paramValue(s.Params, "p"),
-			paramValue(s.Params, series), ciText(s, 1, ""), ciText(goodput[i], 1e-3, ""))
+		line := fmt.Sprintf("p %s, R %s: %s packets/s acknowledged; decoded goodput %s kbit/s", s.Params.Value("p"),
+			s.Params.Value(series), ciText(s, 1, ""), ciText(goodput[i], 1e-3, ""))
 		if overflow[i].Mean > 0 {
 			line += fmt.Sprintf("; the decoder's span overflowed (%.0f coded packets refused per run)", overflow[i].Mean)
 		}
@@ -445,7 +445,7 @@ func tcpncFig7eReport(c *Context) (*Outcome, error) {
 		return nil, err
 	}
 	for _, s := range sums {
-		out.Measured = append(out.Measured, fmt.Sprintf("CWmax %s: %s packets/s acknowledged", paramValue(s.Params, x), ciText(s, 1, "")))
+		out.Measured = append(out.Measured, fmt.Sprintf("CWmax %s: %s packets/s acknowledged", s.Params.Value(x), ciText(s, 1, "")))
 	}
 	cl := everywhereClaim("Fig. 7e", "the model is within 10% of the simulation at every CWmax", "agreement", "within 10%", "window limits",
 		len(sums), far, "", fmt.Sprintf("worst difference %.1f%%", 100*worst))

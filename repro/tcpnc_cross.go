@@ -210,7 +210,7 @@ func tcpncCrossWindowReport(c *Context) (*Outcome, error) {
 		cv := plot.Curve{Name: "model, " + fl.name}
 		for _, s := range summaries(tp) {
 			w := 0
-			fmt.Sscan(paramValue(s.Params, "cwmax"), &w)
+			fmt.Sscan(s.Params.Value("cwmax"), &w)
 			res, err := model.TCPNC(model.TCPNCParams{P: 0.02, R: 1, CWMax: w, RTT: rtt})
 			if err != nil {
 				return nil, err

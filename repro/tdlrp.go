@@ -315,58 +315,9 @@ metrics: [goodput_bps, timeouts]
 	}
 }
 
-// runPoint is one grid point's per-run values.
-type runPoint struct {
-	params []store.Param
-	vals   []float64
-}
-
-// perRun computes v for every run and groups the values by grid point,
-// in grid order; runs for which v has no value are left out.
-func perRun(st *store.Store, v func(r *store.Run) (float64, bool)) ([]*runPoint, error) {
-	runs, err := st.Runs()
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(runs, func(a, b *store.Run) int { return a.Point - b.Point })
-	var pts []*runPoint
-	byPoint := map[int]*runPoint{}
-	for _, r := range runs {
-		p := byPoint[r.Point]
-		if p == nil {
-			p = &runPoint{params: r.Params}
-			byPoint[r.Point] = p
-			pts = append(pts, p)
-		}
-		if x, ok := v(r); ok {
-			p.vals = append(p.vals, x)
-		}
-	}
-	return pts, nil
-}
-
-func (p *runPoint) summary() store.Summary {
-	return store.Summarize(store.Summary{Params: p.params}, p.vals)
-}
-
-// tcpFlow reports whether a stored flow is one of the scenario's TCP
-// connections (f1, f2, ...), not the CBR cross traffic.
-func tcpFlow(flow string) bool { return strings.HasPrefix(flow, "f") }
-
-// flowSum adds metric over the TCP flows of a run; n is how many had it.
-func flowSum(r *store.Run, metric string) (sum float64, n int) {
-	for _, m := range r.Metrics {
-		if m.Name == metric && tcpFlow(m.Flow) {
-			sum += m.Value
-			n++
-		}
-	}
-	return sum, n
-}
-
 // meanGoodput is the mean goodput per TCP connection of a run, bit/s.
 func meanGoodput(r *store.Run) (float64, bool) {
-	s, n := flowSum(r, "goodput_bps")
+	s, n := flowsSum(r, tcpFlows, "goodput_bps")
 	return s / float64(n), n > 0
 }
 
@@ -376,7 +327,7 @@ func jain(r *store.Run) (float64, bool) {
 	var s, s2 float64
 	var n int
 	for _, m := range r.Metrics {
-		if m.Name == "goodput_bps" && tcpFlow(m.Flow) {
+		if m.Name == "goodput_bps" && strings.HasPrefix(m.Flow, tcpFlows) {
 			s, s2, n = s+m.Value, s2+m.Value*m.Value, n+1
 		}
 	}
@@ -398,8 +349,8 @@ func seriesChart(sums []store.Summary, xParam, series string, xScale, yScale flo
 	var out []plot.Series
 	idx := map[string]int{}
 	for _, s := range sums {
-		name := paramValue(s.Params, series)
-		if set := paramValue(s.Params, "setting"); set != "" {
+		name := s.Params.Value(series)
+		if set := s.Params.Value("setting"); set != "" {
 			name += " (" + set + ")"
 		}
 		i, ok := idx[name]
@@ -467,23 +418,13 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 	return out, nil
 }
 
-func summaries(pts []*runPoint) []store.Summary {
-	out := make([]store.Summary, 0, len(pts))
-	for _, p := range pts {
-		if len(p.vals) > 0 {
-			out = append(out, p.summary())
-		}
-	}
-	return out
-}
-
 // find returns the summary whose parameters have the given name, value
 // pairs ("" names are skipped).
 func find(sums []store.Summary, kv ...string) (store.Summary, bool) {
 next:
 	for _, s := range sums {
 		for i := 0; i+1 < len(kv); i += 2 {
-			if kv[i] != "" && paramValue(s.Params, kv[i]) != kv[i+1] {
+			if kv[i] != "" && s.Params.Value(kv[i]) != kv[i+1] {
 				continue next
 			}
 		}
@@ -557,7 +498,7 @@ func goodputFigure(c *Context, g goodputClaims) (*Outcome, error) {
 	}
 	var order []string
 	for _, s := range sums {
-		if x := paramValue(s.Params, g.x); !slices.Contains(order, x) {
+		if x := s.Params.Value(g.x); !slices.Contains(order, x) {
 			order = append(order, x)
 		}
 	}
@@ -572,8 +513,8 @@ func goodputFigure(c *Context, g goodputClaims) (*Outcome, error) {
 		}
 		best, bestName := math.Inf(-1), ""
 		for _, s := range sums {
-			v := paramValue(s.Params, "variant")
-			if paramValue(s.Params, g.x) != x || v == "tdlrp" {
+			v := s.Params.Value("variant")
+			if s.Params.Value(g.x) != x || v == "tdlrp" {
 				continue
 			}
 			cmps = append(cmps, means(fmt.Sprintf("%s at %s", v, x), sample(t), sample(s), 1e-3, " kbit/s"))
@@ -621,7 +562,7 @@ func fallsClaim(pts []*runPoint, xParam, fig, text string) Claim {
 	}{}
 	var names []string
 	for _, p := range pts {
-		v := paramValue(p.params, "variant")
+		v := p.params.Value("variant")
 		b := byVariant[v]
 		if b == nil {
 			b = &struct {
@@ -658,7 +599,7 @@ func fallsClaim(pts []*runPoint, xParam, fig, text string) Claim {
 // pooled over its runs: how many were detected and classified right of
 // how many.
 type pointShare struct {
-	params []store.Param
+	params store.Params
 	share  stats.Proportion
 }
 
@@ -695,7 +636,7 @@ func findShare(ps []pointShare, kv ...string) (pointShare, bool) {
 next:
 	for _, p := range ps {
 		for i := 0; i+1 < len(kv); i += 2 {
-			if paramValue(p.params, kv[i]) != kv[i+1] {
+			if p.params.Value(kv[i]) != kv[i+1] {
 				continue next
 			}
 		}
@@ -774,7 +715,7 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 	}
 	var xs []string
 	for _, s := range sums {
-		if x := paramValue(s.Params, xParam); !slices.Contains(xs, x) {
+		if x := s.Params.Value(xParam); !slices.Contains(xs, x) {
 			xs = append(xs, x)
 		}
 	}
@@ -845,9 +786,9 @@ func accuracyFigure(c *Context, xParam, xLabel string, xScale float64, fig, clas
 	return out, nil
 }
 
-func matches(ps []store.Param, kv ...string) bool {
+func matches(ps store.Params, kv ...string) bool {
 	for i := 0; i+1 < len(kv); i += 2 {
-		if paramValue(ps, kv[i]) != kv[i+1] {
+		if ps.Value(kv[i]) != kv[i+1] {
 			return false
 		}
 	}
@@ -883,7 +824,7 @@ func accuracyCounts(r *store.Run, class string) (right, total float64) {
 		}
 	}
 	for _, m := range r.Metrics {
-		if m.Name == count && tcpFlow(m.Flow) {
+		if m.Name == count && strings.HasPrefix(m.Flow, tcpFlows) {
 			total += m.Value
 			right += m.Value * pct[m.Flow] / 100
 		}
@@ -902,14 +843,14 @@ func fig9Report(c *Context) (*Outcome, error) {
 	type pool struct{ lost, after float64 }
 	pools := map[string]*pool{}
 	for _, r := range runs {
-		k := paramValue(r.Params, "setting") + "/" + paramValue(r.Params, "variant")
+		k := r.Params.Value("setting") + "/" + r.Params.Value("variant")
 		p := pools[k]
 		if p == nil {
 			p = &pool{}
 			pools[k] = p
 		}
-		l, _ := flowSum(r, "accuracy.n_lost_fr_wireless")
-		a, _ := flowSum(r, "timeouts_after_lost_fast_retransmit")
+		l, _ := flowsSum(r, tcpFlows, "accuracy.n_lost_fr_wireless")
+		a, _ := flowsSum(r, tcpFlows, "timeouts_after_lost_fast_retransmit")
 		p.lost += l
 		p.after += a
 	}
@@ -1092,7 +1033,7 @@ func sensitivityReport(c *Context) (*Outcome, error) {
 func fig12bcReport(c *Context) (*Outcome, error) {
 	perConn := func(metric string) ([]store.Summary, error) {
 		pts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-			s, n := flowSum(r, metric)
+			s, n := flowsSum(r, tcpFlows, metric)
 			return s / float64(n), n > 0
 		})
 		if err != nil {

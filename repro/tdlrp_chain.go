@@ -103,7 +103,7 @@ func fig15Report(c *Context) (*Outcome, error) {
 	sums := summaries(pts)
 	var below []comparison
 	for _, s := range sums {
-		if v := paramValue(s.Params, "variant"); v != "tdlrp" && paramValue(s.Params, x) == "5%" {
+		if v := s.Params.Value("variant"); v != "tdlrp" && s.Params.Value(x) == "5%" {
 			below = append(below, means(v, constant(300e3), sample(s), 1e-3, " kbit/s"))
 			out.Measured = append(out.Measured, fmt.Sprintf("at 5%%: %s %s kbit/s", v, ciText(s, 1e-3, "")))
 		}
@@ -114,7 +114,7 @@ func fig15Report(c *Context) (*Outcome, error) {
 		Test: "one-sample t-test of each variant's mean against 300 kbit/s, " + btest})
 
 	tpts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		s, n := flowSum(r, "timeouts")
+		s, n := flowsSum(r, tcpFlows, "timeouts")
 		return s / float64(n), n > 0
 	})
 	if err != nil {

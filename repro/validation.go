@@ -67,10 +67,10 @@ func rttProbe(c *Context) (srtt, rto map[string]float64, err error) {
 	}
 	defer os.RemoveAll(tmp)
 	for _, j := range c.Sweep.Jobs() {
-		if j.Replication != 0 || paramValue(j.Point.Params, "variant") != probeFlow {
+		if j.Replication != 0 || j.Point.Params.Value("variant") != probeFlow {
 			continue
 		}
-		loss := paramValue(j.Point.Params, lossAxis)
+		loss := j.Point.Params.Value(lossAxis)
 		path := filepath.Join(tmp, "tcp.csv")
 		sets := append(append(append([]string{}, c.Sweep.Sets...), j.Point.Sets...), "trace.tcp="+path)
 		s, err := scenario.Parse(c.Sweep.Scenario, c.Sweep.ScenarioData, sets)
@@ -136,15 +136,6 @@ func meanSRTTandRTO(path string) (float64, float64, error) {
 		return 0, 0, fmt.Errorf("%s: no RTT estimate in the time series", path)
 	}
 	return s1 / float64(n), s2 / float64(n), nil
-}
-
-func paramValue(ps []store.Param, name string) string {
-	for _, p := range ps {
-		if p.Name == name {
-			return p.Value
-		}
-	}
-	return ""
 }
 
 // modelGoodput is a model's rate in packets/s turned into goodput in
@@ -219,7 +210,7 @@ func validationReport(c *Context) (*Outcome, error) {
 	// Mathis above the measurement once timeouts dominate (p >= 5%).
 	worstPFTK, mathisHigh, highPoints := 0.0, 0, 0
 	for _, s := range sums {
-		if paramValue(s.Params, "variant") != "newreno" {
+		if s.Params.Value("variant") != "newreno" {
 			continue
 		}
 		p := *findNum(s.Params, lossAxis)
@@ -247,8 +238,8 @@ func validationReport(c *Context) (*Outcome, error) {
 			Verdict: verdict(highPoints > 0 && mathisHigh == highPoints), Test: "each NewReno mean at p ≥ 5% against the law's prediction: more than 10% below it", Reason: "the law has no timeouts; at p >= 5% NewReno spends much of the run in back-off"},
 	}
 	for _, s := range sums {
-		loss := paramValue(s.Params, lossAxis)
-		variant := paramValue(s.Params, "variant")
+		loss := s.Params.Value(lossAxis)
+		variant := s.Params.Value("variant")
 		p := *findNum(s.Params, lossAxis)
 		pf := modelGoodput(model.PFTK(model.PFTKParams{P: p, RTT: rtt, RTO: t0, Wm: window, B: 1}), p)
 		ma := modelGoodput(model.Mathis(model.MathisParams{P: p, RTT: rtt, B: 1}), p)
@@ -270,14 +261,12 @@ func validationReport(c *Context) (*Outcome, error) {
 	return out, nil
 }
 
-func findNum(ps []store.Param, name string) *float64 {
-	for _, p := range ps {
-		if p.Name == name && p.Num != nil {
-			return p.Num
-		}
+func findNum(ps store.Params, name string) *float64 {
+	v, ok := ps.Num(name)
+	if !ok {
+		v = math.NaN()
 	}
-	nan := math.NaN()
-	return &nan
+	return &v
 }
 
 // runSeconds is the simulated duration of the entry's runs, as the sweep

@@ -11,7 +11,7 @@ import (
 // Summary is one metric of one flow over the replications of a grid
 // point.
 type Summary struct {
-	Params []Param // the grid point
+	Params Params // the grid point
 	Flow   string
 	Metric string
 	N      int

@@ -71,6 +71,30 @@ type Param struct {
 	Num   *float64 // numeric value, when the text is a number (with %, units)
 }
 
+// Params are a grid point's parameters, in grid order.
+type Params []Param
+
+// Value is the named parameter as written, or "" if the point has none.
+func (ps Params) Value(name string) string {
+	for _, p := range ps {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return ""
+}
+
+// Num is the named parameter's numeric value; false if the point has no
+// such parameter or it is not a number.
+func (ps Params) Num(name string) (float64, bool) {
+	for _, p := range ps {
+		if p.Name == name && p.Num != nil {
+			return *p.Num, true
+		}
+	}
+	return 0, false
+}
+
 // Metric is one number a run produced, per flow ("" for the whole run).
 type Metric struct {
 	Flow  string
@@ -85,7 +109,7 @@ type Run struct {
 	Point       int
 	Replication int
 	Seed        uint64
-	Params      []Param // in grid order
+	Params      Params // in grid order
 	Metrics     []Metric
 	Result      json.RawMessage
 	Version     string

@@ -1,0 +1,81 @@
+package repro
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tcplab/tcplab/store"
+)
+
+// Per-run values and their summaries per grid point: what every entry's
+// report computes from its store.
+
+// runPoint is one grid point's per-run values.
+type runPoint struct {
+	params store.Params
+	vals   []float64
+}
+
+// perRun computes v for every run and groups the values by grid point,
+// in grid order; runs for which v has no value are left out.
+func perRun(st *store.Store, v func(r *store.Run) (float64, bool)) ([]*runPoint, error) {
+	runs, err := st.Runs()
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(runs, func(a, b *store.Run) int { return a.Point - b.Point })
+	var pts []*runPoint
+	byPoint := map[int]*runPoint{}
+	for _, r := range runs {
+		p := byPoint[r.Point]
+		if p == nil {
+			p = &runPoint{params: r.Params}
+			byPoint[r.Point] = p
+			pts = append(pts, p)
+		}
+		if x, ok := v(r); ok {
+			p.vals = append(p.vals, x)
+		}
+	}
+	return pts, nil
+}
+
+func (p *runPoint) summary() store.Summary {
+	return store.Summarize(store.Summary{Params: p.params}, p.vals)
+}
+
+func summaries(pts []*runPoint) []store.Summary {
+	out := make([]store.Summary, 0, len(pts))
+	for _, p := range pts {
+		if len(p.vals) > 0 {
+			out = append(out, p.summary())
+		}
+	}
+	return out
+}
+
+// summarize computes v for every run of the entry's store and summarizes
+// the values per grid point, in grid order.
+func summarize(c *Context, v func(*store.Run) (float64, bool)) ([]store.Summary, error) {
+	pts, err := perRun(c.Store, v)
+	if err != nil {
+		return nil, err
+	}
+	return summaries(pts), nil
+}
+
+// tcpFlows is how the scenarios of the reproductions name their TCP
+// connections (f1, f2, ...), apart from the CBR cross traffic.
+const tcpFlows = "f"
+
+// flowsSum adds metric over the flows of a run whose names start with
+// prefix; n is how many had it.
+func flowsSum(r *store.Run, prefix, metric string) (sum float64, n int) {
+	for _, m := range r.Metrics {
+		if m.Name == metric && strings.HasPrefix(m.Flow, prefix) {
+			sum += m.Value
+			n++
+		}
+	}
+	return sum, n
+}
