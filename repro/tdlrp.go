@@ -1,13 +1,11 @@
 package repro
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tcplab/tcplab/plot"
@@ -341,115 +339,6 @@ func jain(r *store.Run) (float64, bool) {
 func pooledAccuracy(r *store.Run, class string) (float64, bool) {
 	right, total := accuracyCounts(r, class)
 	return 100 * right / total, total > 0
-}
-
-// seriesChart draws per-point summaries as one series per value of
-// series, x from the numeric parameter xParam times xScale.
-func seriesChart(sums []store.Summary, xParam, series string, xScale, yScale float64) []plot.Series {
-	var out []plot.Series
-	idx := map[string]int{}
-	for _, s := range sums {
-		name := s.Params.Value(series)
-		if set := s.Params.Value("setting"); set != "" {
-			name += " (" + set + ")"
-		}
-		i, ok := idx[name]
-		if !ok {
-			i = len(out)
-			idx[name] = i
-			out = append(out, plot.Series{Name: name})
-		}
-		ci := s.CI95
-		if math.IsNaN(ci) {
-			ci = 0
-		}
-		out[i].X = append(out[i].X, *findNum(s.Params, xParam)*xScale)
-		out[i].Y = append(out[i].Y, s.Mean*yScale)
-		out[i].Err = append(out[i].Err, ci*yScale)
-	}
-	return out
-}
-
-// writeFigure saves ch as PNG and SVG and the summaries as CSV, into the
-// outcome.
-func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string) (*Outcome, error) {
-	base := filepath.Join(c.Dir, c.Entry.Name)
-	// A title that would not fit the chart keeps its part before the
-	// colon; the caption and the entry's title say the rest.
-	if i := strings.Index(ch.Title, ":"); len(ch.Title) > 70 && i > 0 {
-		ch.Title = ch.Title[:i]
-	}
-	ch.Caption = c.captioned(ch.Caption)
-	out := &Outcome{}
-	for _, ext := range []string{".png", ".svg"} {
-		if err := plot.Line(ch, base+ext); err != nil {
-			return nil, err
-		}
-		out.Files = append(out.Files, base+ext)
-	}
-	out.Figures = []string{base + ".svg"}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return nil, err
-	}
-	w := csv.NewWriter(f)
-	var head []string
-	for _, p := range sums[0].Params {
-		head = append(head, p.Name)
-	}
-	w.Write(append(head, "n", metric+"_mean", metric+"_sd", metric+"_ci95"))
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
-	for _, s := range sums {
-		var row []string
-		for _, p := range s.Params {
-			row = append(row, p.Value)
-		}
-		w.Write(append(row, strconv.Itoa(s.N), g(s.Mean), g(s.SD), g(s.CI95)))
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	out.Files = append(out.Files, base+".csv")
-	return out, nil
-}
-
-// find returns the summary whose parameters have the given name, value
-// pairs ("" names are skipped).
-func find(sums []store.Summary, kv ...string) (store.Summary, bool) {
-next:
-	for _, s := range sums {
-		for i := 0; i+1 < len(kv); i += 2 {
-			if kv[i] != "" && s.Params.Value(kv[i]) != kv[i+1] {
-				continue next
-			}
-		}
-		return s, true
-	}
-	return store.Summary{}, false
-}
-
-// at finds the summary of variant at x.
-func at(sums []store.Summary, xParam, x, variant string) (store.Summary, bool) {
-	return find(sums, xParam, x, "variant", variant)
-}
-
-func verdictOf(ok bool) Verdict {
-	if ok {
-		return Confirmed
-	}
-	return Refuted
-}
-
-func ciText(s store.Summary, scale float64, unit string) string {
-	if math.IsNaN(s.CI95) {
-		return fmt.Sprintf("%.1f%s (n=%d)", s.Mean*scale, unit, s.N)
-	}
-	return fmt.Sprintf("%.1f ± %.1f%s (n=%d)", s.Mean*scale, s.CI95*scale, unit, s.N)
 }
 
 // gainClaim is "T-DLRP is more than gain above over" at the claim's point.
