@@ -44,6 +44,20 @@ func seriesChart(sums []store.Summary, xParam, series string, xScale, yScale flo
 	return out
 }
 
+// saveFigure draws a figure to base.png and base.svg and returns the
+// outcome that lists them.
+func saveFigure(base string, draw func(path string) error) (*Outcome, error) {
+	out := &Outcome{}
+	for _, ext := range []string{".png", ".svg"} {
+		if err := draw(base + ext); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, base+ext)
+	}
+	out.Figures = []string{base + ".svg"}
+	return out, nil
+}
+
 // writeFigure saves ch as PNG and SVG and the summaries as CSV, into the
 // outcome.
 func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string) (*Outcome, error) {
@@ -54,14 +68,10 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 		ch.Title = ch.Title[:i]
 	}
 	ch.Caption = c.captioned(ch.Caption)
-	out := &Outcome{}
-	for _, ext := range []string{".png", ".svg"} {
-		if err := plot.Line(ch, base+ext); err != nil {
-			return nil, err
-		}
-		out.Files = append(out.Files, base+ext)
+	out, err := saveFigure(base, func(path string) error { return plot.Line(ch, path) })
+	if err != nil {
+		return nil, err
 	}
-	out.Figures = []string{base + ".svg"}
 	f, err := os.Create(base + ".csv")
 	if err != nil {
 		return nil, err

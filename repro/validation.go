@@ -187,14 +187,10 @@ func validationReport(c *Context) (*Outcome, error) {
 
 	base := filepath.Join(c.Dir, c.Entry.Name)
 	ch.Caption = c.captioned(ch.Caption)
-	out := &Outcome{}
-	for _, ext := range []string{".png", ".svg"} {
-		if err := fig.Save(base + ext); err != nil {
-			return nil, err
-		}
-		out.Files = append(out.Files, base+ext)
+	out, err := saveFigure(base, fig.Save)
+	if err != nil {
+		return nil, err
 	}
-	out.Figures = []string{base + ".svg"}
 
 	// CSV: one row per (loss, variant), with the models at that loss.
 	f, err := os.Create(base + ".csv")
