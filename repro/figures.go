@@ -58,6 +58,16 @@ func saveFigure(base string, draw func(path string) error) (*Outcome, error) {
 	return out, nil
 }
 
+// finishCSV flushes w and closes f, reporting the first error.
+func finishCSV(w *csv.Writer, f *os.File) error {
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // writeFigure saves ch as PNG and SVG and the summaries as CSV, into the
 // outcome.
 func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string) (*Outcome, error) {
@@ -90,12 +100,7 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 		}
 		w.Write(append(row, strconv.Itoa(s.N), g(s.Mean), g(s.SD), g(s.CI95)))
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
+	if err := finishCSV(w, f); err != nil {
 		return nil, err
 	}
 	out.Files = append(out.Files, base+".csv")

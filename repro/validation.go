@@ -243,12 +243,7 @@ func validationReport(c *Context) (*Outcome, error) {
 		out.Measured = append(out.Measured, fmt.Sprintf("%-6s %-8s %12.1f ± %-7.1f %10.1f %10.1f %8.2f %8.2f",
 			loss, variant, s.Mean/1e3, s.CI95/1e3, pf/1e3, ma/1e3, s.Mean/pf, s.Mean/ma))
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
+	if err := finishCSV(w, f); err != nil {
 		return nil, err
 	}
 	out.Files = append(out.Files, base+".csv")
