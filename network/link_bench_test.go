@@ -2,6 +2,7 @@ package network
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tcplab/tcplab/sim"
@@ -84,15 +85,27 @@ func BenchmarkChain3Hops(b *testing.B) {
 // The per-packet path of every queue, error model and delay process must
 // not allocate once warmed up (DESIGN: "The hot path does not allocate").
 func TestPerPacketPathDoesNotAllocate(t *testing.T) {
-	queues := []struct {
+	type queueCase struct {
 		name string
 		q    func(*Net) Queue
-	}{
+	}
+	queues := []queueCase{
 		{"droptail", func(*Net) Queue { return NewDropTail(100, 0) }},
 		{"red", func(n *Net) Queue {
 			return NewRED(REDConfig{MinTh: 5, MaxTh: 15, MaxP: 0.1, Wq: 0.002, Gentle: true, ECN: true, Limit: 100, Bandwidth: 100e6}, n.Stream("q"))
 		}},
 		{"marker", func(*Net) Queue { return NewMarker(100, 0.9, 0) }},
+	}
+	// Every other registered discipline with its defaults (CoDel, PIE and
+	// those added later).
+	for _, name := range Queues.Names() {
+		if slices.ContainsFunc(queues, func(q queueCase) bool { return q.name == name }) {
+			continue
+		}
+		queues = append(queues, queueCase{name, func(n *Net) Queue {
+			p, _ := Queues.New(name)
+			return p.NewQueue(n, "q", 100e6)
+		}})
 	}
 	setups := []struct {
 		name  string
