@@ -58,14 +58,28 @@ func saveFigure(base string, draw func(path string) error) (*Outcome, error) {
 	return out, nil
 }
 
-// finishCSV flushes w and closes f, reporting the first error.
-func finishCSV(w *csv.Writer, f *os.File) error {
+// createCSV opens base.csv, an entry's data beside its figure.
+func createCSV(base string) (*os.File, *csv.Writer, error) {
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, csv.NewWriter(f), nil
+}
+
+// finishCSV flushes w, closes f and lists base.csv in out, reporting the
+// first error.
+func finishCSV(out *Outcome, base string, f *os.File, w *csv.Writer) error {
 	w.Flush()
 	if err := w.Error(); err != nil {
 		f.Close()
 		return err
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	out.Files = append(out.Files, base+".csv")
+	return nil
 }
 
 // writeFigure saves ch as PNG and SVG and the summaries as CSV, into the
@@ -82,11 +96,10 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Create(base + ".csv")
+	f, w, err := createCSV(base)
 	if err != nil {
 		return nil, err
 	}
-	w := csv.NewWriter(f)
 	var head []string
 	for _, p := range sums[0].Params {
 		head = append(head, p.Name)
@@ -100,10 +113,9 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 		}
 		w.Write(append(row, strconv.Itoa(s.N), g(s.Mean), g(s.SD), g(s.CI95)))
 	}
-	if err := finishCSV(w, f); err != nil {
+	if err := finishCSV(out, base, f, w); err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, base+".csv")
 	return out, nil
 }
 

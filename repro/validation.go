@@ -193,11 +193,10 @@ func validationReport(c *Context) (*Outcome, error) {
 	}
 
 	// CSV: one row per (loss, variant), with the models at that loss.
-	f, err := os.Create(base + ".csv")
+	f, w, err := createCSV(base)
 	if err != nil {
 		return nil, err
 	}
-	w := csv.NewWriter(f)
 	w.Write([]string{"loss_rate", "variant", "n", "goodput_mean_bps", "goodput_sd_bps", "goodput_ci95_bps",
 		"pftk_bps", "mathis_bps", "rtt_s", "t0_s", "srtt_measured_s", "rto_measured_s"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
@@ -243,10 +242,9 @@ func validationReport(c *Context) (*Outcome, error) {
 		out.Measured = append(out.Measured, fmt.Sprintf("%-6s %-8s %12.1f ± %-7.1f %10.1f %10.1f %8.2f %8.2f",
 			loss, variant, s.Mean/1e3, s.CI95/1e3, pf/1e3, ma/1e3, s.Mean/pf, s.Mean/ma))
 	}
-	if err := finishCSV(w, f); err != nil {
+	if err := finishCSV(out, base, f, w); err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, base+".csv")
 	out.Measured = append(out.Measured, fmt.Sprintf("models use RTT = %.1f ms (mean SRTT measured; base RTT %.0f ms), T0 = %.0f ms (mean RTO measured), Wm = %d, b = 1",
 		rtt*1e3, baseRTT*1e3, t0*1e3, window))
 	return out, nil
