@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"maps"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/tcplab/tcplab/sim"
@@ -47,11 +48,27 @@ type SendObserver interface {
 	OnSend(s *State, e *SendEvent)
 }
 
+// RateController is implemented by variants that steer by the delivery
+// rate (BBR; ns-3's CongControl, Linux's cong_control): after the engine has
+// processed an ACK, in or out of recovery, duplicate or not, OnRateSample
+// gets its rate sample (rate.go) and may set Cwnd and PacingRate; the
+// segments the ACK allows are sent after it returns. The flow paces.
+type RateController interface {
+	OnRateSample(s *State, rs *RateSample)
+}
+
 // ConfigChecker is implemented by variants that need some settings of
 // the connection (timestamps, an RTT sample on every ACK); Config.Validate
 // calls it and reports each problem at its field.
 type ConfigChecker interface {
 	CheckConfig(c *Config, bad func(field, format string, a ...any))
+}
+
+// Randomized is implemented by variants that draw random numbers (BBR's
+// gain-cycle phase): the engine gives each flow's variant a stream of its
+// own, seeded from the scenario's seed and the flow's name.
+type Randomized interface {
+	UseRand(r *rand.Rand)
 }
 
 // SendEvent describes one data segment being sent.
@@ -74,15 +91,23 @@ type State struct {
 	TSTick sim.Time // the timestamp clock's tick (Config.TS.Tick)
 	Now    sim.Time // the time of the event being handled
 
-	Una        int64 // oldest unacknowledged sequence number
-	Nxt        int64 // next sequence number to send
-	High       int64 // highest sequence number sent + 1
-	InRecovery bool  // in fast recovery
+	Una  int64 // oldest unacknowledged sequence number
+	Nxt  int64 // next sequence number to send
+	High int64 // highest sequence number sent + 1
 
 	SRTT    sim.Time // smoothed RTT (0 before the first sample)
 	MinRTT  sim.Time // smallest RTT seen (sim.Never before any sample)
 	LastRTT sim.Time // the latest sample
 
+	// PacingRate is the rate in payload bytes per second at which a paced sender
+	// releases segments (pacing.go; 0: not paced). A RateController sets
+	// it; for other variants the engine sets it from cwnd and SRTT when
+	// the configuration asks for pacing.
+	PacingRate float64
+
+	InRecovery bool // in fast recovery
+	// (InRecovery shares its word with growth's flags: a State is 120
+	// bytes, and the sender's hot fields after it keep their cache lines.)
 	growth GrowthConfig
 	flight func() int64 // the engine's bytes in flight; nil: High - Una
 }

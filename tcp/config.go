@@ -26,6 +26,7 @@ type Config struct {
 	TS       TimestampConfig `yaml:",inline"`
 	Open     HandshakeConfig `yaml:",inline"`
 	Timer    TimerConfig     `yaml:",inline"`
+	Pacing   PacingConfig    `yaml:",inline"`
 	ECN      bool            `yaml:"ecn"` // RFC 3168: mark data ECT and react to ECE
 }
 
@@ -184,6 +185,7 @@ var profiles = map[string]Config{
 			RTO: RTOConfig{Policy: "ns2", Min: 200 * sim.Millisecond, Max: 60 * sim.Second,
 				Initial: 3 * sim.Second, Granularity: 10 * sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 			RTTSampling: SampleTimed, RestartOnFastRetransmit: true, KeepBackoff: true, Spurious: SpuriousNone},
+		Pacing: PacingConfig{SSRatio: 200, CARatio: 120, Quantum: 1},
 	},
 	// ns-3.37 TcpSocketBase defaults, less its two defects (anchors README):
 	// IW 10, SACK, timestamps, delayed ACK every 2 segments or 200 ms, MinRto
@@ -206,6 +208,7 @@ var profiles = map[string]Config{
 			RTO: RTOConfig{Policy: "rfc6298", Min: sim.Second, Max: 60 * sim.Second,
 				Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 			RTTSampling: SampleEveryAck, Spurious: SpuriousNone},
+		Pacing: PacingConfig{SSRatio: 200, CARatio: 120, Quantum: 1},
 	},
 	// A modern Linux sender: CUBIC, IW 10 (RFC 6928), SACK, timestamps,
 	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
@@ -222,6 +225,7 @@ var profiles = map[string]Config{
 			RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
 				Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 			RTTSampling: SampleTimestamps, RestartOnFastRetransmit: true, Spurious: FRTO},
+		Pacing: PacingConfig{SSRatio: 200, CARatio: 120},
 	},
 }
 
@@ -276,5 +280,5 @@ func shareConfig(net *network.Net, c *Config) *Config {
 func (c *Config) equal(o *Config) bool {
 	return c.Profile == o.Profile && c.Variant == o.Variant && maps.Equal(c.Params, o.Params) &&
 		c.Segments == o.Segments && c.Growth == o.Growth && c.Recovery == o.Recovery &&
-		c.Acks == o.Acks && c.TS == o.TS && c.Open == o.Open && c.Timer == o.Timer && c.ECN == o.ECN
+		c.Acks == o.Acks && c.TS == o.TS && c.Open == o.Open && c.Timer == o.Timer && c.Pacing == o.Pacing && c.ECN == o.ECN
 }

@@ -31,7 +31,7 @@ func TestInvariantsUnderRandomLoss(t *testing.T) {
 		seeds = 5
 	}
 	const size = 200 * 1000
-	for _, variant := range []string{"oldtahoe", "tahoe", "reno", "newreno", "sack"} {
+	for _, variant := range []string{"oldtahoe", "tahoe", "reno", "newreno", "sack", "bbr"} {
 		for _, profile := range []string{"ns2", "ns3", "linux"} {
 			for _, p := range []float64{0.01, 0.05, 0.15} {
 				for seed := uint64(1); seed <= uint64(seeds); seed++ {

@@ -57,6 +57,9 @@ func (r *sackRecovery) sack(p *network.Packet) (fresh bool) {
 			}
 			if s.sb.markSacked(k) {
 				fresh = true
+				if s.rate != nil {
+					s.delivered(k)
+				}
 			}
 		}
 	}

@@ -25,6 +25,7 @@ type segInfo struct {
 	lastDrop network.DropCause // cause of the last loss of this segment
 	lostFR   bool              // a fast retransmission of it was lost
 	lostLast bool              // its latest transmission was dropped
+	rate     rateSnap          // delivery-rate snapshot (rate.go), if estimated
 }
 
 // scoreboard holds segInfo for segments [base, base+n) by segment number.

@@ -94,7 +94,17 @@ type Sender struct {
 	loss      LossEvent // reused, as ev
 	sendEv    SendEvent // reused, as ev
 	acc       accuracy  // verdicts scored against ground truth (accuracy.go)
-	_         [88]byte  // to 1 280 bytes
+	// Delivery-rate estimation (rate.go) and pacing (pacing.go), made
+	// only for a flow that uses them; ctl is cc when it steers by the
+	// rate samples (BBR).
+	rate *rateEstimator
+	pace *pacer
+	ctl  RateController
+	// holdSend: an ACK is being processed for a RateController, which
+	// sets the window only once it has seen the whole ACK; sends wait for
+	// it (sendHeld).
+	holdSend, sendHeld bool
+	_                  [48]byte // to 1 280 bytes
 }
 
 type senderStats struct {
@@ -110,6 +120,17 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 	c := f.cfg
 	s := &Sender{f: f, net: f.net, cfg: c, cc: cc, mss: int64(c.Segments.MSS), mssDiv: newSegDivisor(uint64(c.Segments.MSS))}
 	s.sendCC, _ = cc.(SendObserver)
+	s.ctl, _ = cc.(RateController)
+	if r, ok := cc.(Randomized); ok {
+		r.UseRand(f.net.Stream("tcp/" + f.Name + "/cc"))
+	}
+	if s.ctl != nil {
+		s.rate = &rateEstimator{}
+	}
+	if s.ctl != nil || c.Pacing.Enabled {
+		s.pace = &pacer{}
+		s.pace.timer.Init(f.net.Sched, s.onPacingTimer)
+	}
 	s.synSize, s.dataHeader = s.headerSize(), s.headerSize()
 	if o, ok := cc.(recoveryOwner); ok {
 		s.rec = o.newRecovery(s)
@@ -280,9 +301,16 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 	} else if !s.rttActive && s.cfg.Timer.RTTSampling == SampleTimed {
 		s.rttActive, s.rttSeq, s.rttSent = true, seq, now
 	}
+	if s.rate != nil {
+		s.rate.onSend(&info.rate, now, s.High == s.Una)
+		if retx {
+			s.rate.onLost(int64(p.Payload)) // resent: judged lost
+		}
+	}
 	info.sentAt = now
 	info.tsval = p.TSval
 	info.lostLast = false
+	s.paced(p.Payload)
 	s.stats.sentPackets++
 	s.stats.sentBytes += int64(p.Size)
 	if s.sendCC != nil {
@@ -347,9 +375,22 @@ func (s *Sender) sendWindow() int64 {
 
 // trySend sends what the window allows.
 func (s *Sender) trySend() {
-	if s.open {
-		s.restartAfterIdle()
-		s.rec.send()
+	if !s.open {
+		return
+	}
+	if s.holdSend {
+		s.sendHeld = true
+		return
+	}
+	s.restartAfterIdle()
+	if s.pace != nil && s.ctl == nil {
+		s.updatePacingRate()
+	}
+	s.rec.send()
+	if s.rate != nil && (s.Nxt >= s.limit || s.stopped && s.Nxt >= s.High) {
+		if f := int64(s.Flight()); float64(f) < s.Cwnd {
+			s.rate.markAppLimited(f)
+		}
 	}
 }
 
@@ -376,6 +417,9 @@ func (s *Sender) sendByWindow() {
 		if s.Nxt < s.High && s.sb.has(s.seg(s.Nxt)) && s.sb.at(s.seg(s.Nxt)).sacked {
 			s.Nxt = s.segEnd(s.Nxt)
 			continue
+		}
+		if !s.paceReady() {
+			return
 		}
 		seq := s.Nxt
 		s.Nxt = s.segEnd(seq)
@@ -433,6 +477,10 @@ func (s *Sender) onAck(p *network.Packet) {
 	update := p.HasWnd && s.advertise(p.Wnd)
 	ev := &s.ev
 	*ev = AckEvent{Ack: ack, TSecr: p.TSecr, TSval: p.TSval, HasTS: p.HasTS, CW: p.CWEcho, ECE: p.Flags&network.FlagECE != 0}
+	if s.ctl != nil {
+		s.rate.begin(int64(s.Flight()))
+		s.holdSend = true
+	}
 	fresh := p.NSack > 0 && s.rec.sack(p)
 	if ev.ECE && s.cfg.ECN {
 		s.onECE(ev)
@@ -450,13 +498,38 @@ func (s *Sender) onAck(p *network.Packet) {
 	case ack == s.Una && s.Una < s.High && p.Payload == 0 && s.rec.duplicate(fresh):
 		s.dupacks++
 		ev.Dupacks = s.dupacks
+		if s.rate != nil && !s.cfg.Recovery.SACK {
+			s.rate.onDupDelivered(s.mss, s.Now)
+		}
 		s.cc.OnDupAck(&s.State, ev)
 		s.floorCwnd()
 		s.onDupAck(ev)
 	}
+	if s.ctl != nil {
+		s.control()
+	}
 	if s.probe != nil {
 		s.sample('a', 0, p.Ack, p.TSecr, false)
 	}
+}
+
+// control gives a RateController the ACK's rate sample, once the ACK has
+// done everything else, and then sends what the ACK allowed.
+func (s *Sender) control() {
+	s.ctl.OnRateSample(&s.State, s.rate.finish(s.Now, s.MinRTT))
+	s.floorCwnd()
+	s.holdSend = false
+	if s.sendHeld {
+		s.sendHeld = false
+		s.trySend()
+	}
+}
+
+// delivered counts segment k delivered for the rate estimate.
+func (s *Sender) delivered(k int64) {
+	info := s.sb.at(k)
+	seq := s.dataStart + k*s.mss
+	s.rate.onDelivered(&info.rate, s.segEnd(seq)-seq, info.sentAt, s.Now, info.retx == 0)
 }
 
 func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
@@ -507,6 +580,14 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 	if k := s.seg(ack - 1); s.sb.has(k) {
 		if info := s.sb.at(k); info.retx == 0 {
 			ev.NewestRTT = now - info.sentAt
+		}
+	}
+	if s.rate != nil {
+		for k := s.sb.base; k < s.seg(ack) && s.sb.has(k); k++ {
+			s.delivered(k)
+		}
+		if !s.cfg.Recovery.SACK {
+			s.rate.settleDupDelivered(int64(ev.Acked), s.mss)
 		}
 	}
 	s.sb.trim(s.seg(ack))

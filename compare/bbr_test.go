@@ -1,0 +1,114 @@
+package compare
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// BBR (tcp/bbr.go, `profile: ns3` runs bbr-ns3) beside ns-3.37's TcpBbr
+// with pacing on the shared scenarios A (dumbbell-lossy), B (chain-4hop)
+// and C (dumbbell-10flows), with the anchors' "+sack" settings except the
+// minimum RTO, which is ns-3's own 1 s: at the anchors' 200 ms ns-3.37's
+// TcpBbr falls into its false-timeout loops (A at 1% loss: 285 kbit/s and
+// 509 timeouts a run against 1 532 kbit/s and 3.4 at 1 s; README "BBR").
+// ns-3's results are recorded in testdata/ns3-bbr.txt (scripts/ns3/
+// dumbbell-variant.cc for C); TCPLAB_NS3_BBR=DIR reruns them with the
+// programs built in DIR.
+func TestBBRAsNS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("BBR against ns-3: 220 runs")
+	}
+	type key struct {
+		scen string
+		p    float64
+	}
+	// Held to 5% where ns-3.37's TcpBbr works as BBR; measured and
+	// printed, not held, where its defects decide (README "BBR"): on B
+	// with loss it collapses (ns-3 24 kbit/s at 1% against tcplab's
+	// 210), at 10-15% loss on A its timeouts dominate, and on C without
+	// loss two of its ten flows starve (4 kbit/s each) in most seeds.
+	points := []struct {
+		key
+		held bool
+	}{
+		{key{"A", 0}, true}, {key{"A", 0.01}, true}, {key{"A", 0.02}, true}, {key{"A", 0.05}, true},
+		{key{"A", 0.1}, false}, {key{"A", 0.15}, false},
+		{key{"B", 0}, true}, {key{"B", 0.01}, false}, {key{"B", 0.02}, false}, {key{"B", 0.05}, false}, {key{"B", 0.1}, false},
+		{key{"C", 0}, false}, {key{"C", 0.01}, true}, {key{"C", 0.02}, true}, {key{"C", 0.05}, true},
+	}
+	data, err := os.ReadFile("testdata/ns3-bbr.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[key][]float64{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || f[1] != "RESULT" {
+			continue
+		}
+		kv := map[string]string{}
+		for _, w := range f[2:] {
+			if k, val, ok := strings.Cut(w, "="); ok {
+				kv[k] = val
+			}
+		}
+		p, _ := strconv.ParseFloat(kv["p"], 64)
+		g, _ := strconv.ParseFloat(kv["goodput_kbps"], 64)
+		ref[key{f[0], p}] = append(ref[key{f[0], p}], g)
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "| scenario | loss | ns-3.37 TcpBbr kbit/s | tcplab bbr kbit/s | difference | held to 5%% |\n|---|---|---|---|---|---|\n")
+	for _, pt := range points {
+		want := ref[pt.key]
+		if len(want) == 0 {
+			t.Fatalf("%s p=%g: no recorded ns-3 runs", pt.scen, pt.p)
+		}
+		var got []float64
+		for s := 1; s <= len(want); s++ {
+			got = append(got, bbrGoodput(t, pt.scen, pt.p, s))
+		}
+		g, w := mean(got), mean(want)
+		d := g/w - 1
+		fmt.Fprintf(&table, "| %s | %g%% | %.1f | %.1f | %+.1f%% | %v |\n", pt.scen, 100*pt.p, w, g, 100*d, pt.held)
+		if pt.held && (d > 0.05 || d < -0.05) {
+			t.Errorf("%s p=%g: mean goodput %.2f kbit/s, %.1f%% from ns-3's %.2f (%d seeds)", pt.scen, pt.p, g, 100*d, w, len(got))
+		}
+	}
+	t.Logf("BBR against ns-3.37 TcpBbr, 10 seeds each:\n%s", table.String())
+}
+
+// bbrGoodput runs one seed of scenario A, B or C with BBR and returns the
+// goodput in kbit/s (C: the sum over the ten flows).
+func bbrGoodput(t *testing.T, scen string, p float64, seed int) float64 {
+	t.Helper()
+	sets := []string{fmt.Sprintf("seed=%d", seed)}
+	var file string
+	var seconds float64
+	switch scen {
+	case "A":
+		file, seconds = "../examples/dumbbell-lossy-ns3.yaml", 200
+		sets = append(sets, fmt.Sprintf("links.lossy.loss.rate=%g", p))
+	case "B":
+		file, seconds = "../examples/chain-4hop-ns3.yaml", 200
+		for _, l := range []string{"h1", "h2", "h3", "h4"} {
+			sets = append(sets, fmt.Sprintf("links.%s.loss.rate=%g", l, p))
+		}
+	case "C":
+		file, seconds = "../examples/dumbbell-10flows-ns3.yaml", 100
+		sets = append(sets, fmt.Sprintf("links.bottleneck.loss.rate=%g", p))
+	}
+	flows := "ftp"
+	if scen == "C" {
+		flows = "f{i}"
+	}
+	sets = append(sets, "flows."+flows+".transport.variant=bbr", "flows."+flows+".transport.rto.min=1s")
+	res := mustRun(t, file, sets...)
+	var bytes int64
+	for _, f := range res.Flows {
+		bytes += f.DeliveredBytes
+	}
+	return float64(bytes) * 8 / seconds / 1e3
+}
