@@ -27,9 +27,11 @@ func TestBBRAsNS3(t *testing.T) {
 	}
 	// Held to 5% where ns-3.37's TcpBbr works as BBR; measured and
 	// printed, not held, where its defects decide (README "BBR"): on B
-	// with loss it collapses (ns-3 24 kbit/s at 1% against tcplab's
-	// 210), at 10-15% loss on A its timeouts dominate, and on C without
-	// loss two of its ten flows starve (4 kbit/s each) in most seeds.
+	// with loss it collapses (24 kbit/s at 1%: its rate sampler's ns-3
+	// issues #1026 and #735, fixed in 3.41 and 3.42; with both patched
+	// in, 218.9 kbit/s against tcplab's 208.7), at 10-15% loss on A its
+	// timeouts dominate, and on C without loss two of its ten flows starve
+	// (4 kbit/s each) in most seeds.
 	points := []struct {
 		key
 		held bool

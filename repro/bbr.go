@@ -181,7 +181,7 @@ func bbrFairnessReport(c *Context) (*Outcome, error) {
 		b := s.Params.Value(x)
 		fair = append(fair, means("buffer "+b+" BDP", sample(s), constant(0.9), 1, ""))
 		if sh, ok := find(shares, x, b); ok {
-			out.Measured = append(out.Measured, fmt.Sprintf("buffer %s BDP: Jain %s, BBR's share %s", b, ciText(s, 1, ""), ciText(sh, 1, "")))
+			out.Measured = append(out.Measured, fmt.Sprintf("buffer %s BDP: Jain's index ×100 %s, BBR's share %s", b, ciText(s, 100, ""), ciText(sh, 100, "%")))
 		}
 	}
 	v, test := aboveEverywhere(fair)
