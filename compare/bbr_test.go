@@ -2,8 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,10 +19,6 @@ func TestBBRAsNS3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("BBR against ns-3: 220 runs")
 	}
-	type key struct {
-		scen string
-		p    float64
-	}
 	// Held to 5% where ns-3.37's TcpBbr works as BBR; measured and
 	// printed, not held, where its defects decide (README "BBR"): on B
 	// with loss it collapses (24 kbit/s at 1%: its rate sampler's ns-3
@@ -33,38 +27,19 @@ func TestBBRAsNS3(t *testing.T) {
 	// timeouts dominate, and on C without loss two of its ten flows starve
 	// (4 kbit/s each) in most seeds.
 	points := []struct {
-		key
+		scenLoss
 		held bool
 	}{
-		{key{"A", 0}, true}, {key{"A", 0.01}, true}, {key{"A", 0.02}, true}, {key{"A", 0.05}, true},
-		{key{"A", 0.1}, false}, {key{"A", 0.15}, false},
-		{key{"B", 0}, true}, {key{"B", 0.01}, false}, {key{"B", 0.02}, false}, {key{"B", 0.05}, false}, {key{"B", 0.1}, false},
-		{key{"C", 0}, false}, {key{"C", 0.01}, true}, {key{"C", 0.02}, true}, {key{"C", 0.05}, true},
+		{scenLoss{"A", 0}, true}, {scenLoss{"A", 0.01}, true}, {scenLoss{"A", 0.02}, true}, {scenLoss{"A", 0.05}, true},
+		{scenLoss{"A", 0.1}, false}, {scenLoss{"A", 0.15}, false},
+		{scenLoss{"B", 0}, true}, {scenLoss{"B", 0.01}, false}, {scenLoss{"B", 0.02}, false}, {scenLoss{"B", 0.05}, false}, {scenLoss{"B", 0.1}, false},
+		{scenLoss{"C", 0}, false}, {scenLoss{"C", 0.01}, true}, {scenLoss{"C", 0.02}, true}, {scenLoss{"C", 0.05}, true},
 	}
-	data, err := os.ReadFile("testdata/ns3-bbr.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := map[key][]float64{}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 || f[1] != "RESULT" {
-			continue
-		}
-		kv := map[string]string{}
-		for _, w := range f[2:] {
-			if k, val, ok := strings.Cut(w, "="); ok {
-				kv[k] = val
-			}
-		}
-		p, _ := strconv.ParseFloat(kv["p"], 64)
-		g, _ := strconv.ParseFloat(kv["goodput_kbps"], 64)
-		ref[key{f[0], p}] = append(ref[key{f[0], p}], g)
-	}
+	ref := ns3Goodputs(t, "testdata/ns3-bbr.txt")
 	var table strings.Builder
 	fmt.Fprintf(&table, "| scenario | loss | ns-3.37 TcpBbr kbit/s | tcplab bbr kbit/s | difference | held to 5%% |\n|---|---|---|---|---|---|\n")
 	for _, pt := range points {
-		want := ref[pt.key]
+		want := ref[pt.scenLoss]
 		if len(want) == 0 {
 			t.Fatalf("%s p=%g: no recorded ns-3 runs", pt.scen, pt.p)
 		}

@@ -81,14 +81,10 @@ func TestVariantsAsNS3(t *testing.T) {
 }
 
 func (v ns3Variant) check(t *testing.T) {
-	type key struct {
-		scen string
-		p    float64
-	}
-	var keys []key
+	var keys []scenLoss
 	for _, scen := range []string{"A", "B"} {
 		for _, p := range v.points[scen] {
-			keys = append(keys, key{scen, p})
+			keys = append(keys, scenLoss{scen, p})
 		}
 	}
 	if dir := os.Getenv("TCPLAB_NS3_ANCHORS"); dir != "" {
@@ -113,26 +109,7 @@ func (v ns3Variant) check(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	data, err := os.ReadFile(v.file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := map[key][]float64{}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 || f[1] != "RESULT" {
-			continue
-		}
-		kv := map[string]string{}
-		for _, w := range f[2:] {
-			if k, val, ok := strings.Cut(w, "="); ok {
-				kv[k] = val
-			}
-		}
-		p, _ := strconv.ParseFloat(kv["p"], 64)
-		g, _ := strconv.ParseFloat(kv["goodput_kbps"], 64)
-		ref[key{f[0], p}] = append(ref[key{f[0], p}], g)
-	}
+	ref := ns3Goodputs(t, v.file)
 	for _, k := range keys {
 		want := ref[k]
 		if len(want) == 0 {
@@ -178,4 +155,37 @@ func median(xs []float64) float64 {
 	} else {
 		return (s[n/2-1] + s[n/2]) / 2
 	}
+}
+
+// scenLoss is a scenario of the anchors and a loss rate.
+type scenLoss struct {
+	scen string
+	p    float64
+}
+
+// ns3Goodputs reads a record of ns-3 runs, one "SCENARIO RESULT k=v ..."
+// line a run, into each point's goodputs in kbit/s.
+func ns3Goodputs(t *testing.T, file string) map[scenLoss][]float64 {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[scenLoss][]float64{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || f[1] != "RESULT" {
+			continue
+		}
+		kv := map[string]string{}
+		for _, w := range f[2:] {
+			if k, val, ok := strings.Cut(w, "="); ok {
+				kv[k] = val
+			}
+		}
+		p, _ := strconv.ParseFloat(kv["p"], 64)
+		g, _ := strconv.ParseFloat(kv["goodput_kbps"], 64)
+		ref[scenLoss{f[0], p}] = append(ref[scenLoss{f[0], p}], g)
+	}
+	return ref
 }

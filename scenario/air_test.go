@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
-	"github.com/gopacket/gopacket/pcapgo"
 )
 
 // trace.air captures every frame on the channel as IEEE 802.11: each data
@@ -32,15 +30,7 @@ func TestAirCaptureDecodesAs80211(t *testing.T) {
 		wantData += st.DataFrames
 		wantRTS += st.RTS
 	}
-	f, err := os.Open(air)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := pcapgo.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openPcap(t, air)
 	if r.LinkType() != layers.LinkTypeIEEE802_11 {
 		t.Fatalf("link type %v", r.LinkType())
 	}

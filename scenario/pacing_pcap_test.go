@@ -107,15 +107,7 @@ trace:
 // a full one (payload bytes; the pacing rate counts payload).
 func dataGaps(t *testing.T, file string, skip time.Duration) ([]float64, int) {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := pcapgo.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openPcap(t, file)
 	var times []time.Time
 	var start time.Time
 	full := 0
@@ -153,4 +145,19 @@ func median(xs []float64) float64 {
 	}
 	s := slices.Sorted(slices.Values(xs))
 	return s[len(s)/2]
+}
+
+// openPcap opens a pcap file for reading; the file closes with the test.
+func openPcap(t *testing.T, file string) *pcapgo.Reader {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	r, err := pcapgo.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
