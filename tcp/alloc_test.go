@@ -10,15 +10,23 @@ import (
 // to their working size, simulating more time allocates nothing — packets,
 // events, ACK events and scoreboard entries are all reused.
 func TestSteadyStateDoesNotAllocate(t *testing.T) {
-	for _, variant := range []string{"newreno", "sack"} {
+	// bbr: rate samples and pacing; paced: NewReno paced by cwnd/SRTT.
+	for _, variant := range []string{"newreno", "sack", "bbr", "paced"} {
 		t.Run(variant, func(t *testing.T) {
 			mk := func() Config {
-				c := ns2Config(t, variant, 1000, 64)
-				c.Recovery.SACK = variant == "sack"
+				v := variant
+				if v == "paced" {
+					v = "newreno"
+				}
+				c := ns2Config(t, v, 1000, 64)
+				c.Recovery.SACK = variant == "sack" || variant == "bbr"
+				c.Pacing.Enabled = variant == "paced"
 				return c
 			}
 			n, _ := dumbbellN(t, 1, 10, 6e6, 0.02, mk, 100*sim.Millisecond)
-			end := 30 * sim.Second
+			// Long enough that buffers sized by the largest window and
+			// reordering seen (BBR's are larger) have stopped growing.
+			end := 300 * sim.Second
 			n.Run(end) // warm up
 			allocs := testing.AllocsPerRun(3, func() {
 				end += 10 * sim.Second
