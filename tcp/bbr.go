@@ -313,7 +313,7 @@ func (b *BBR) updateModel(s *State, rs *RateSample) {
 	b.updateBW(s, rs)
 	b.updateCyclePhase(s, rs)
 	b.checkFullBWReached(rs)
-	b.checkDrain(s)
+	b.checkDrain(s, rs)
 	b.updateMinRTT(s, rs)
 }
 
@@ -427,14 +427,14 @@ func (b *BBR) checkFullBWReached(rs *RateSample) {
 	b.fullBWCnt++
 }
 
-func (b *BBR) checkDrain(s *State) {
+func (b *BBR) checkDrain(s *State, rs *RateSample) {
 	if b.mode == bbrStartup && b.fullBWReached() {
 		b.mode, b.pacingGain, b.cwndGain = bbrDrain, b.drainGain, b.highGain
 		if b.ns3 {
 			s.Ssthresh = b.inflightNS3(s, b.bw.get(), 1) // ns-3.37's EnterDrain
 		}
 	}
-	if b.mode == bbrDrain && s.Flight()/s.MSS <= b.target(s, b.bw.get(), 1) {
+	if b.mode == bbrDrain && float64(rs.InFlight)/s.MSS <= b.target(s, b.bw.get(), 1) {
 		b.resetProbeBW(s)
 	}
 }
@@ -458,7 +458,7 @@ func (b *BBR) updateMinRTT(s *State, rs *RateSample) {
 	if b.mode != bbrProbeRTT {
 		return
 	}
-	flight := s.Flight() / s.MSS
+	flight := float64(rs.InFlight) / s.MSS
 	switch {
 	case b.probeRTTDone == 0 && flight <= bbrCwndMinTarget:
 		b.probeRTTDone = s.Now + bbrProbeRTTTime
@@ -551,7 +551,7 @@ func (b *BBR) setCwndNS3(s *State, rs *RateSample, bw, gain float64) {
 				cwnd = max(cwnd-float64(rs.Losses), s.MSS)
 			}
 			if b.packetConservation {
-				cwnd = max(cwnd, s.Flight()+acked)
+				cwnd = max(cwnd, float64(rs.InFlight)+acked)
 				conserve = true
 			}
 		}
@@ -586,7 +586,7 @@ func (b *BBR) setCwnd(s *State, rs *RateSample, bw, gain float64) {
 	}
 	acked = max(acked, 1)
 	cwnd := int(s.Cwnd / s.MSS)
-	inflight := int(s.Flight() / s.MSS)
+	inflight := int(rs.InFlight / int64(s.MSS))
 	conserve := false
 	state := b.state(s)
 	if rs.Losses > 0 {

@@ -69,7 +69,7 @@ func TestRateSamplesAsTheDraftComputes(t *testing.T) {
 		now := 100*ms + sim.Time(i)*ms
 		r.begin(0)
 		r.onDelivered(&snaps[i], 1000, sim.Time(i)*ms, now, true)
-		rs := r.finish(now, 100*ms)
+		rs := r.finish(now, 100*ms, 0)
 		if rs.Delivered != w.delivered || rs.Interval != w.interval {
 			t.Fatalf("ACK %d: %d bytes over %v, want %d over %v", i, rs.Delivered, rs.Interval, w.delivered, w.interval)
 		}
@@ -84,7 +84,7 @@ func TestRateSamplesAsTheDraftComputes(t *testing.T) {
 	// the cumulative ACK) it adds nothing.
 	r.begin(0)
 	r.onDelivered(&snaps[3], 1000, 3*ms, 200*ms, true)
-	if rs := r.finish(200*ms, 100*ms); rs.Acked != 0 || rs.DeliveryRate != 0 {
+	if rs := r.finish(200*ms, 100*ms, 0); rs.Acked != 0 || rs.DeliveryRate != 0 {
 		t.Fatalf("a segment delivered twice: acked %d, rate %v", rs.Acked, rs.DeliveryRate)
 	}
 	// An interval shorter than the minimum RTT is no sample (ACK
@@ -94,7 +94,7 @@ func TestRateSamplesAsTheDraftComputes(t *testing.T) {
 	c.onSend(&s0, 0, true)
 	c.begin(0)
 	c.onDelivered(&s0, 1000, 0, 10*ms, true)
-	if rs := c.finish(10*ms, 50*ms); rs.DeliveryRate != 0 || rs.Interval != 0 {
+	if rs := c.finish(10*ms, 50*ms, 0); rs.DeliveryRate != 0 || rs.Interval != 0 {
 		t.Fatalf("a 10 ms interval under a 50 ms min RTT gave rate %v", rs.DeliveryRate)
 	}
 }

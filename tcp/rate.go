@@ -37,8 +37,9 @@ type RateSample struct {
 	// Losses is the segments newly judged lost on this ACK (a fast
 	// retransmission or a lost retransmission detected), in bytes.
 	Losses int64
-	// PriorInFlight is the bytes in flight before the ACK.
-	PriorInFlight int64
+	// PriorInFlight is the bytes in flight before the ACK, InFlight after
+	// it (the engine's pipe: computed once for the variant).
+	PriorInFlight, InFlight int64
 }
 
 // rateSnap is the snapshot a segment carries (the draft's
@@ -141,8 +142,9 @@ func (r *rateEstimator) onLost(size int64) { r.lost += size }
 
 // finish completes the sample (the draft's GenerateRateSample): minRTT
 // guards against intervals shortened by ACK compression.
-func (r *rateEstimator) finish(now, minRTT sim.Time) *RateSample {
+func (r *rateEstimator) finish(now, minRTT sim.Time, flight int64) *RateSample {
 	rs := &r.rs
+	rs.InFlight = flight
 	if r.appLimited != 0 && r.delivered > r.appLimited {
 		r.appLimited = 0 // the app-limited bubble has been delivered
 	}

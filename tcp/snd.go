@@ -516,7 +516,7 @@ func (s *Sender) onAck(p *network.Packet) {
 // control gives a RateController the ACK's rate sample, once the ACK has
 // done everything else, and then sends what the ACK allowed.
 func (s *Sender) control() {
-	s.ctl.OnRateSample(&s.State, s.rate.finish(s.Now, s.MinRTT))
+	s.ctl.OnRateSample(&s.State, s.rate.finish(s.Now, s.MinRTT, int64(s.Flight())))
 	s.floorCwnd()
 	s.holdSend = false
 	if s.sendHeld {
