@@ -59,6 +59,13 @@ type recoveryOwner interface {
 	newRecovery(s *Sender) lossRecovery
 }
 
+// wireSizer is a variant that is a program with its own packet sizes on
+// the wire (ns-2's Vegas counts no headers); the engine sizes its packets
+// by them.
+type wireSizer interface {
+	wireSizes(mss int32) (syn, dataHeader int32)
+}
+
 type recoverySpec struct {
 	make func(s *Sender) lossRecovery
 	// sack: with sack: true the flow uses RFC 6675 instead (not the

@@ -132,6 +132,9 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 		s.pace.timer.Init(f.net.Sched, s.onPacingTimer)
 	}
 	s.synSize, s.dataHeader = s.headerSize(), s.headerSize()
+	if w, ok := cc.(wireSizer); ok {
+		s.synSize, s.dataHeader = w.wireSizes(int32(s.mss))
+	}
 	if o, ok := cc.(recoveryOwner); ok {
 		s.rec = o.newRecovery(s)
 	} else {

@@ -109,11 +109,12 @@ func (v *VegasNS2) newRecovery(s *Sender) lossRecovery {
 	for i := range v.ring {
 		v.ring[i].sent = -1
 	}
-	// VegasTcpAgent::output sizes every packet, the SYN included, at
-	// packetSize_: no header bytes on the wire.
-	s.synSize, s.dataHeader = int32(s.mss), 0
 	return &vegasNS2Recovery{cumulative{s}, v}
 }
+
+// wireSizes implements wireSizer: VegasTcpAgent::output sizes every
+// packet, the SYN included, at packetSize_, with no header bytes.
+func (v *VegasNS2) wireSizes(mss int32) (syn, dataHeader int32) { return mss, 0 }
 
 // vegastime is the clock since the first transmission.
 func (v *VegasNS2) vegastime() sim.Time { return v.snd.net.Now() - v.opened }
