@@ -175,8 +175,7 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 // start opens the connection at the current time.
 func (s *Sender) start() {
 	s.Now = s.net.Now()
-	s.cc.Init(&s.State)
-	s.floorCwnd()
+	s.ccInit()
 	s.dataStart, s.Una, s.Nxt, s.High = 1, 0, 0, 0
 	if s.cfg.Open.Mode == HandshakeNone {
 		s.dataStart = 0
@@ -504,8 +503,7 @@ func (s *Sender) onAck(p *network.Packet) {
 		if s.rate != nil && !s.cfg.Recovery.SACK {
 			s.rate.onDupDelivered(s.mss, s.Now)
 		}
-		s.cc.OnDupAck(&s.State, ev)
-		s.floorCwnd()
+		s.ccDupAck(ev)
 		s.onDupAck(ev)
 	}
 	if s.ctl != nil {
@@ -519,8 +517,7 @@ func (s *Sender) onAck(p *network.Packet) {
 // control gives a RateController the ACK's rate sample, once the ACK has
 // done everything else, and then sends what the ACK allowed.
 func (s *Sender) control() {
-	s.ctl.OnRateSample(&s.State, s.rate.finish(s.Now, s.MinRTT, int64(s.Flight())))
-	s.floorCwnd()
+	s.ccRateSample(s.rate.finish(s.Now, s.MinRTT, int64(s.Flight())))
 	s.holdSend = false
 	if s.sendHeld {
 		s.sendHeld = false
@@ -607,8 +604,7 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 		// An ACK that echoes congestion does not open the window (ns-2's
 		// recv_newack_helper; Linux's CWR state).
 	default:
-		s.cc.OnAck(&s.State, ev)
-		s.floorCwnd()
+		s.ccAck(ev)
 	}
 	s.rec.newAck(ev)
 	// RFC 6298 §5.2-5.3: stop the timer when all is acknowledged, else restart.
@@ -624,8 +620,7 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 func (s *Sender) onDupAck(ev *AckEvent) {
 	if s.InRecovery {
 		s.rec.dupAckInRecovery()
-		r := s.cc.OnDupAckInRecovery(&s.State, ev)
-		s.floorCwnd()
+		r := s.ccDupAckInRecovery(ev)
 		if r.Retransmit {
 			s.retransmitLost(r)
 		}
@@ -682,8 +677,7 @@ func (s *Sender) enterRecovery(ev *AckEvent) {
 		s.ecnCut = false
 	} else {
 		s.loss = LossEvent{Seq: s.Una, Dupacks: s.dupacks, CW: ev.CW}
-		r := s.cc.OnLoss(&s.State, &s.loss)
-		s.floorCwnd()
+		r := s.ccLoss()
 		s.acc.fastRetransmit(s, r.Class)
 	}
 	s.recover = s.High
@@ -728,13 +722,9 @@ func (s *Sender) exitRecovery(ev *AckEvent) {
 	if exit != ExitGrow && s.Ssthresh < maxCwndSegments*s.State.MSS {
 		s.Cwnd = s.Ssthresh
 	}
-	s.cc.OnRecoveryExit(&s.State)
-	if exit != ExitToSsthresh {
-		// ns-2 (its halved cwnd_) and ns-3 (from ssthresh) open the window
-		// on the exit ACK like on any new ACK.
-		s.cc.OnAck(&s.State, ev)
-	}
-	s.floorCwnd()
+	// ns-2 (its halved cwnd_) and ns-3 (from ssthresh) open the window on
+	// the exit ACK like on any new ACK.
+	s.ccRecoveryExit(ev, exit != ExitToSsthresh)
 }
 
 // onECE reduces the window once per window of data on an ECN echo
@@ -747,8 +737,7 @@ func (s *Sender) onECE(ev *AckEvent) {
 		return
 	}
 	s.loss = LossEvent{Seq: s.Una, CW: ev.CW, ECN: true}
-	s.cc.OnLoss(&s.State, &s.loss)
-	s.floorCwnd()
+	s.ccLoss()
 	s.stats.ecnReductions++
 	s.recover, s.ecnCut = s.High, true
 	s.cwr = true
@@ -792,8 +781,7 @@ func (s *Sender) onRTO() {
 		}
 	}
 	flightBefore, ssthreshBefore := s.Flight(), s.Ssthresh
-	r := s.cc.OnTimeout(&s.State)
-	s.floorCwnd()
+	r := s.ccTimeout()
 	s.acc.timeout(s, r.Class)
 	s.rtoBackoff()
 	s.rttActive = false
@@ -853,24 +841,6 @@ func (s *Sender) noteDrop(p *network.Packet, cause network.DropCause) {
 	if p.FastRetx {
 		info.lostFR = true
 		s.acc.lostFastRetransmit(p.Seq, cause)
-	}
-}
-
-// maxCwndSegments clamps cwnd (as Linux's snd_cwnd_clamp does): 2^20
-// segments, more than the bandwidth-delay product of a 100 Gb/s path of
-// 100 ms. A variant that never reduces its window (T-DLRP calls every
-// unmarked loss wireless) would otherwise grow it without bound and send
-// an unbounded burst on one ACK.
-const maxCwndSegments = 1 << 20
-
-// floorCwnd keeps cwnd at one segment or more, and within the clamp,
-// whatever a variant set.
-func (s *Sender) floorCwnd() {
-	if s.Cwnd < s.State.MSS {
-		s.Cwnd = s.State.MSS
-	}
-	if m := maxCwndSegments * s.State.MSS; s.Cwnd > m {
-		s.Cwnd = m
 	}
 }
 

@@ -16,13 +16,14 @@ type Snapshot struct {
 	RcvNext   int64   // RCV.NXT
 	Window    int64   // the receive window last advertised (Relay.SetWindow)
 	Delivered int64   // application bytes delivered in order
+	State     CongState
 }
 
 // Snapshot is the flow's state now.
 func (f *Flow) Snapshot() Snapshot {
 	s, r := f.snd, f.rcv
 	return Snapshot{Una: s.Una, High: s.High, Cwnd: s.Cwnd, MSS: s.MSS,
-		RcvNext: r.rcvNxt, Window: r.lastWnd, Delivered: r.Delivered}
+		RcvNext: r.rcvNxt, Window: r.lastWnd, Delivered: r.Delivered, State: s.congState()}
 }
 
 // Layer sits between a flow's endpoints and the network (network
