@@ -75,7 +75,7 @@ func (c Config) Check() error {
 	if c.Propagation == nil {
 		return component.Errorf("propagation", "%s", "missing")
 	}
-	if err := validate(c.Propagation); err != nil {
+	if err := c.Propagation.Validate(); err != nil {
 		return component.Errorf("propagation", "%s", err.Error())
 	}
 	if c.RxThreshold < c.CCAThreshold {

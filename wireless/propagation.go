@@ -3,6 +3,7 @@ package wireless
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/tcplab/tcplab/component"
 )
@@ -12,6 +13,8 @@ import (
 type Propagation interface {
 	RxPower(txDBm, metres float64) float64
 	Name() string
+	// Validate checks the model's parameters.
+	Validate() error
 }
 
 // none is the received power of a signal that does not arrive.
@@ -32,6 +35,19 @@ func (r Range) RxPower(tx, d float64) float64 {
 // Name implements Propagation.
 func (Range) Name() string { return "range" }
 
+// Validate implements Propagation.
+func (r Range) Validate() error {
+	if !(r.Max > 0) {
+		return fmt.Errorf("range: want a positive range")
+	}
+	return nil
+}
+
+func init() {
+	// A hard disc: decoded and sensed up to the decode range.
+	RegisterPropagation("range", func(decode float64) Propagation { return Range{Max: decode} }, true)
+}
+
 const lightSpeed = 299792458.0
 
 // Friis is free space: Pr = Pt·λ² / ((4πd)²·L).
@@ -51,6 +67,19 @@ func (f Friis) RxPower(tx, d float64) float64 {
 
 // Name implements Propagation.
 func (Friis) Name() string { return "friis" }
+
+// Validate implements Propagation.
+func (f Friis) Validate() error {
+	if !(f.Frequency > 0) || f.SystemLoss < 1 {
+		return fmt.Errorf("friis: want a positive frequency and a system loss ≥ 1")
+	}
+	return nil
+}
+
+func init() {
+	// Free space at 2.412 GHz (802.11b channel 1).
+	RegisterPropagation("friis", func(float64) Propagation { return Friis{Frequency: 2.412e9, SystemLoss: 1} }, false)
+}
 
 // TwoRay is the two-ray ground model of ns-2: Friis up to the crossover
 // distance dc = 4π·ht·hr/λ, then Pr = Pt·ht²·hr² / (d⁴·L), where the
@@ -73,6 +102,19 @@ func (t TwoRay) RxPower(tx, d float64) float64 {
 
 // Name implements Propagation.
 func (TwoRay) Name() string { return "tworay" }
+
+// Validate implements Propagation.
+func (t TwoRay) Validate() error {
+	if !(t.Frequency > 0) || !(t.Height > 0) || t.SystemLoss < 1 {
+		return fmt.Errorf("tworay: want a positive frequency and antenna height, and a system loss ≥ 1")
+	}
+	return nil
+}
+
+func init() {
+	// Two-ray ground at 914 MHz, antennas 1.5 m high: ns-2's classic.
+	RegisterPropagation("tworay", func(float64) Propagation { return TwoRay{Frequency: 914e6, Height: 1.5, SystemLoss: 1} }, false)
+}
 
 // Reach is the farthest distance at which a transmission at tx dBm still
 // arrives with at least threshold dBm (bisection: received power does not
@@ -107,46 +149,44 @@ func dBmToMW(dbm float64) float64 { return math.Pow(10, dbm/10) }
 
 func mwToDBm(mw float64) float64 { return 10 * math.Log10(mw) }
 
-// validate checks a propagation model's parameters.
-func validate(p Propagation) error {
-	switch p := p.(type) {
-	case Range:
-		if !(p.Max > 0) {
-			return fmt.Errorf("range: want a positive range")
-		}
-	case Friis:
-		if !(p.Frequency > 0) || p.SystemLoss < 1 {
-			return fmt.Errorf("friis: want a positive frequency and a system loss ≥ 1")
-		}
-	case TwoRay:
-		if !(p.Frequency > 0) || !(p.Height > 0) || p.SystemLoss < 1 {
-			return fmt.Errorf("tworay: want a positive frequency and antenna height, and a system loss ≥ 1")
-		}
-	}
-	return nil
+// propagationProfile is a propagation model as the reference ns-3
+// programs set it up, for a decode range; senseIsDecode: the medium is
+// sensed exactly as far as frames decode (a hard disc).
+type propagationProfile struct {
+	make          func(decode float64) Propagation
+	senseIsDecode bool
 }
 
-// Profiles are the propagation set-ups of the reference ns-3 programs:
-// "range" (a hard disc: decoded and sensed up to the decode range),
-// "friis" (free space at 2.412 GHz) and "tworay" (two-ray ground at
-// 914 MHz, antennas 1.5 m high, ns-2's classic).
-var Profiles = []string{"range", "friis", "tworay"}
+var propagations = map[string]propagationProfile{}
+
+// Profiles are the registered propagation set-ups, in registration order
+// (the file order of their init functions): a scenario's
+// wireless.propagation names one.
+var Profiles []string
+
+// RegisterPropagation adds a propagation profile; models call it from
+// init, beside their type.
+func RegisterPropagation(name string, make func(decode float64) Propagation, senseIsDecode bool) {
+	if _, dup := propagations[name]; dup {
+		panic("wireless: duplicate propagation " + name)
+	}
+	propagations[name] = propagationProfile{make, senseIsDecode}
+	Profiles = append(Profiles, name)
+}
 
 // UseProfile sets the propagation model and derives the thresholds from
 // the ranges: frames decode up to decode metres, the medium is sensed busy
 // and signals interfere up to sense metres, and farther signals do not
 // exist. With "range" both ranges are the decode range.
 func (c *Config) UseProfile(name string, decode, sense float64) error {
-	switch name {
-	case "range":
-		c.Propagation = Range{Max: decode}
+	p, ok := propagations[name]
+	if !ok {
+		last := len(Profiles) - 1
+		return component.Errorf("propagation", "unknown profile %q (want %s or %s)", name, strings.Join(Profiles[:last], ", "), Profiles[last])
+	}
+	c.Propagation = p.make(decode)
+	if p.senseIsDecode {
 		sense = decode
-	case "friis":
-		c.Propagation = Friis{Frequency: 2.412e9, SystemLoss: 1}
-	case "tworay":
-		c.Propagation = TwoRay{Frequency: 914e6, Height: 1.5, SystemLoss: 1}
-	default:
-		return component.Errorf("propagation", "unknown profile %q (want range, friis or tworay)", name)
 	}
 	if !(decode > 0) || sense < decode {
 		return component.Errorf("sense_range", "%g m is shorter than the decode range %g m: frames would be decoded where the medium is not even sensed", sense, decode)
