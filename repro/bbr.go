@@ -160,7 +160,7 @@ func bbrLossyReport(c *Context, x, path string) (*Outcome, error) {
 	}
 	// Retransmissions per connection, the cost of each sender's repair.
 	rpts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		s, n := flowsSum(r, tcpFlows, "retransmitted_packets")
+		s, n := tcpSum(r, "retransmitted_packets")
 		return s / float64(n), n > 0
 	})
 	if err != nil {
@@ -246,7 +246,7 @@ func bbrFairnessReport(c *Context) (*Outcome, error) {
 	}
 	share, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
 		b, nb := flowsSum(r, "f1", "goodput_bps")
-		all, n := flowsSum(r, tcpFlows, "goodput_bps")
+		all, n := tcpSum(r, "goodput_bps")
 		return b / all, nb == 1 && n == 2 && all > 0
 	})
 	if err != nil {
@@ -297,7 +297,7 @@ func bbrLongPathReport(c *Context) (*Outcome, error) {
 		return nil, err
 	}
 	timeouts, err := summarize(c, func(r *store.Run) (float64, bool) {
-		t, n := flowsSum(r, tcpFlows, "timeouts")
+		t, n := tcpSum(r, "timeouts")
 		return t, n > 0
 	})
 	if err != nil {

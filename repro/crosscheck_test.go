@@ -56,7 +56,7 @@ func TestStoredNs2CrossCheckAgreesWithTcplab(t *testing.T) {
 					var sum float64
 					var k int
 					for _, f := range res.Flows {
-						if strings.HasPrefix(f.ID, tcpFlows) {
+						if f.Transport == "tcp" {
 							sum += f.GoodputBps
 							k++
 						}

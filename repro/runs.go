@@ -64,9 +64,18 @@ func summarize(c *Context, v func(*store.Run) (float64, bool)) ([]store.Summary,
 	return summaries(pts), nil
 }
 
-// tcpFlows is how the scenarios of the reproductions name their TCP
-// connections (f1, f2, ...), apart from the CBR cross traffic.
-const tcpFlows = "f"
+// tcpSum sums a metric over the run's TCP connections (not its UDP cross
+// traffic) and counts them.
+func tcpSum(r *store.Run, metric string) (sum float64, n int) {
+	tcp := r.FlowsOf("tcp")
+	for _, m := range r.Metrics {
+		if m.Name == metric && tcp[m.Flow] {
+			sum += m.Value
+			n++
+		}
+	}
+	return sum, n
+}
 
 // flowsSum adds metric over the flows of a run whose names start with
 // prefix; n is how many had it.

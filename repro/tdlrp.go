@@ -315,7 +315,7 @@ metrics: [goodput_bps, timeouts]
 
 // meanGoodput is the mean goodput per TCP connection of a run, bit/s.
 func meanGoodput(r *store.Run) (float64, bool) {
-	s, n := flowsSum(r, tcpFlows, "goodput_bps")
+	s, n := tcpSum(r, "goodput_bps")
 	return s / float64(n), n > 0
 }
 
@@ -324,8 +324,9 @@ func meanGoodput(r *store.Run) (float64, bool) {
 func jain(r *store.Run) (float64, bool) {
 	var s, s2 float64
 	var n int
+	tcp := r.FlowsOf("tcp")
 	for _, m := range r.Metrics {
-		if m.Name == "goodput_bps" && strings.HasPrefix(m.Flow, tcpFlows) {
+		if m.Name == "goodput_bps" && tcp[m.Flow] {
 			s, s2, n = s+m.Value, s2+m.Value*m.Value, n+1
 		}
 	}
@@ -712,8 +713,9 @@ func accuracyCounts(r *store.Run, class string) (right, total float64) {
 			pct[m.Flow] = m.Value
 		}
 	}
+	tcp := r.FlowsOf("tcp")
 	for _, m := range r.Metrics {
-		if m.Name == count && strings.HasPrefix(m.Flow, tcpFlows) {
+		if m.Name == count && tcp[m.Flow] {
 			total += m.Value
 			right += m.Value * pct[m.Flow] / 100
 		}
@@ -738,8 +740,8 @@ func fig9Report(c *Context) (*Outcome, error) {
 			p = &pool{}
 			pools[k] = p
 		}
-		l, _ := flowsSum(r, tcpFlows, "accuracy.n_lost_fr_wireless")
-		a, _ := flowsSum(r, tcpFlows, "timeouts_after_lost_fast_retransmit")
+		l, _ := tcpSum(r, "accuracy.n_lost_fr_wireless")
+		a, _ := tcpSum(r, "timeouts_after_lost_fast_retransmit")
 		p.lost += l
 		p.after += a
 	}
@@ -922,7 +924,7 @@ func sensitivityReport(c *Context) (*Outcome, error) {
 func fig12bcReport(c *Context) (*Outcome, error) {
 	perConn := func(metric string) ([]store.Summary, error) {
 		pts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-			s, n := flowsSum(r, tcpFlows, metric)
+			s, n := tcpSum(r, metric)
 			return s / float64(n), n > 0
 		})
 		if err != nil {

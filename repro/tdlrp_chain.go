@@ -114,7 +114,7 @@ func fig15Report(c *Context) (*Outcome, error) {
 		Test: "one-sample t-test of each variant's mean against 300 kbit/s, " + btest})
 
 	tpts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		s, n := flowsSum(r, tcpFlows, "timeouts")
+		s, n := tcpSum(r, "timeouts")
 		return s / float64(n), n > 0
 	})
 	if err != nil {

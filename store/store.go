@@ -355,3 +355,26 @@ func (s *Store) ParamNames() ([]string, error) {
 	}
 	return names, rows.Err()
 }
+
+// FlowsOf is the set of the run's flows whose transport (tcp, udp) is
+// transport, read from its stored result: repro tells a scenario's TCP
+// connections from its cross traffic by what they are, not by their
+// names.
+func (r *Run) FlowsOf(transport string) map[string]bool {
+	var res struct {
+		Flows []struct {
+			ID        string `json:"id"`
+			Transport string `json:"transport"`
+		} `json:"flows"`
+	}
+	set := map[string]bool{}
+	if json.Unmarshal(r.Result, &res) != nil {
+		return set
+	}
+	for _, f := range res.Flows {
+		if f.Transport == transport {
+			set[f.ID] = true
+		}
+	}
+	return set
+}
