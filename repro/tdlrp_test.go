@@ -3,6 +3,8 @@ package repro
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -135,7 +137,23 @@ func TestFig11aVerdictFollowsItsCSV(t *testing.T) {
 }
 
 func TestPerRunStatistics(t *testing.T) {
-	run := func(ms ...store.Metric) *store.Run { return &store.Run{Metrics: ms} }
+	// A run's result lists its flows with their transport: the cbr flows
+	// are UDP cross traffic, the others TCP connections.
+	run := func(ms ...store.Metric) *store.Run {
+		var flows []string
+		seen := map[string]bool{}
+		for _, m := range ms {
+			if !seen[m.Flow] {
+				seen[m.Flow] = true
+				tr := "tcp"
+				if strings.HasPrefix(m.Flow, "cbr") {
+					tr = "udp"
+				}
+				flows = append(flows, fmt.Sprintf(`{"id": %q, "transport": %q}`, m.Flow, tr))
+			}
+		}
+		return &store.Run{Metrics: ms, Result: json.RawMessage(`{"flows": [` + strings.Join(flows, ", ") + `]}`)}
+	}
 	g := func(flow string, v float64) store.Metric {
 		return store.Metric{Flow: flow, Name: "goodput_bps", Value: v}
 	}
