@@ -45,7 +45,7 @@ func init() {
 		},
 		Alone: "ns-3.37's TcpBbr is compared on the shared scenarios (compare/bbr_test.go); T-DLRP and NewJersey exist in neither ns-2.35 nor ns-3.37",
 		Report: func(c *Context) (*Outcome, error) {
-			return bbrLossyReport(c, "links.wireless.loss.0.rate", "T-DLRP's Fig. 8 path (examples/tdlrp-mixed.yaml)")
+			return bbrLossyReport(c, "links.wireless.loss.random.rate", "T-DLRP's Fig. 8 path (examples/tdlrp-mixed.yaml)")
 		},
 	})
 	Register(&Entry{
@@ -62,7 +62,7 @@ func init() {
 		},
 		Alone: "the chain's ns-3 program (scripts/ns3/wifi-chain) carries NewReno only; T-DLRP and NewJersey exist in neither ns-2.35 nor ns-3.37",
 		Report: func(c *Context) (*Outcome, error) {
-			return bbrLossyReport(c, "wireless.loss.0.rate", "T-DLRP's 10-hop 802.11b chain (examples/tdlrp-chain.yaml)")
+			return bbrLossyReport(c, "wireless.loss.random.rate", "T-DLRP's 10-hop 802.11b chain (examples/tdlrp-chain.yaml)")
 		},
 	})
 	Register(&Entry{
@@ -120,16 +120,16 @@ metrics: [goodput_bps, retransmitted_packets, timeouts]
 	})
 }
 
-// bbrLossySweep is the sweep of bbr-lossy and bbr-chain: the first loss
-// model under loss (a list: its random loss, then T-DLRP's targeted
-// retransmission loss, off here) from 0 to 10%, two settings, six senders;
+// bbrLossySweep is the sweep of bbr-lossy and bbr-chain: the loss models
+// of the list under loss found by name, the random loss from 0 to 10% and
+// T-DLRP's targeted retransmission loss off; two settings, six senders;
 // marker is the path of the marking queue NewJersey's threshold is set on.
 func bbrLossySweep(name, scenario, loss, marker string) string {
 	return `name: ` + name + `
 scenario: ` + scenario + `
-set: {` + loss + `.1.rate: 0}
+set: {` + loss + `.retx.rate: 0}
 grid:
-  - path: ` + loss + `.0.rate
+  - path: ` + loss + `.random.rate
     values: [0, 1%, 2%, 5%, 10%]
   - name: setting
     cases:

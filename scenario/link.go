@@ -48,8 +48,11 @@ func (q *QueueSpec) Limit() int { return keyInt(q.Params, "limit") }
 // LossSpec is one error model on a link: Model names one registered in
 // network.Losses (bernoulli, the default, bit_error, onoff, droplist,
 // targeted, ...), whose parameters the other keys set, apart from where it
-// applies (Direction) and to what (Packets).
+// applies (Direction), to what (Packets), and its Name, by which --set and
+// sweeps may find it in its list (links.wireless.loss.random.rate) instead
+// of by position.
 type LossSpec struct {
+	Name      string             `yaml:"name"`
 	Model     string             `yaml:"model"`
 	Direction string             `yaml:"direction"` // forward (from→to), reverse, both (default)
 	Packets   string             `yaml:"packets"`   // all (default), data, acks
@@ -186,7 +189,7 @@ func (s *LossSpec) check(r *reporter, extra ...string) {
 		s.Model = "bernoulli"
 	}
 	if !checkPart(r, &s.origin, &s.part, s.Params, "loss model", "unknown loss model", "model", s.Model,
-		network.Losses.Names(), nil, append([]string{"model", "direction", "packets"}, extra...)) && !s.known {
+		network.Losses.Names(), nil, append([]string{"name", "model", "direction", "packets"}, extra...)) && !s.known {
 		return
 	}
 	checkDirection(r, &s.origin, &s.Direction)
