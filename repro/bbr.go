@@ -159,10 +159,7 @@ func bbrLossyReport(c *Context, x, path string) (*Outcome, error) {
 		return nil, err
 	}
 	// Retransmissions per connection, the cost of each sender's repair.
-	rpts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		s, n := tcpSum(r, "retransmitted_packets")
-		return s / float64(n), n > 0
-	})
+	rpts, err := perRun(c.Store, perConnection("retransmitted_packets"))
 	if err != nil {
 		return nil, err
 	}

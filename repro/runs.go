@@ -64,6 +64,14 @@ func summarize(c *Context, v func(*store.Run) (float64, bool)) ([]store.Summary,
 	return summaries(pts), nil
 }
 
+// perConnection is a metric's mean over a run's TCP connections.
+func perConnection(metric string) func(r *store.Run) (float64, bool) {
+	return func(r *store.Run) (float64, bool) {
+		s, n := tcpSum(r, metric)
+		return s / float64(n), n > 0
+	}
+}
+
 // tcpSum sums a metric over the run's TCP connections (not its UDP cross
 // traffic) and counts them.
 func tcpSum(r *store.Run, metric string) (sum float64, n int) {

@@ -314,10 +314,7 @@ metrics: [goodput_bps, timeouts]
 }
 
 // meanGoodput is the mean goodput per TCP connection of a run, bit/s.
-func meanGoodput(r *store.Run) (float64, bool) {
-	s, n := tcpSum(r, "goodput_bps")
-	return s / float64(n), n > 0
-}
+var meanGoodput = perConnection("goodput_bps")
 
 // jain is Jain's fairness index of the TCP connections' goodputs,
 // (Σx)² / (n·Σx²).
@@ -923,10 +920,7 @@ func sensitivityReport(c *Context) (*Outcome, error) {
 // packets sent per connection over all seeds.
 func fig12bcReport(c *Context) (*Outcome, error) {
 	perConn := func(metric string) ([]store.Summary, error) {
-		pts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-			s, n := tcpSum(r, metric)
-			return s / float64(n), n > 0
-		})
+		pts, err := perRun(c.Store, perConnection(metric))
 		if err != nil {
 			return nil, err
 		}

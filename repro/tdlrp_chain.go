@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/tcplab/tcplab/plot"
-	"github.com/tcplab/tcplab/store"
 )
 
 // T-DLRP's multihop evaluation (§5.3, Figs. 13-15) on the 11-node 802.11b
@@ -113,10 +112,7 @@ func fig15Report(c *Context) (*Outcome, error) {
 		Measured: fmt.Sprintf("%d variants against 300 kbit/s", len(below)), Verdict: bv,
 		Test: "one-sample t-test of each variant's mean against 300 kbit/s, " + btest})
 
-	tpts, err := perRun(c.Store, func(r *store.Run) (float64, bool) {
-		s, n := tcpSum(r, "timeouts")
-		return s / float64(n), n > 0
-	})
+	tpts, err := perRun(c.Store, perConnection("timeouts"))
 	if err != nil {
 		return nil, err
 	}
