@@ -166,14 +166,9 @@ func bbrLossyReport(c *Context, x, path string) (*Outcome, error) {
 	rsums := summaries(rpts)
 	rc := plot.Chart{Title: c.Entry.Title + " (retransmissions)", XLabel: "random loss (%)", YLabel: "retransmitted packets per connection",
 		Series: seriesChart(rsums, x, "variant", 100, 1), Caption: ch.Caption}
-	tc := *c
-	tc.Entry = &Entry{Name: c.Entry.Name + "-retransmissions", Title: rc.Title}
-	rout, err := writeFigure(&tc, rc, rsums, "retransmitted_packets")
-	if err != nil {
+	if err := addFigure(c, out, "-retransmissions", rc, rsums, "retransmitted_packets"); err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, rout.Files...)
-	out.Figures = append(out.Figures, rout.Figures...)
 	const decides = "sack-w500"
 	base, ok := find(sums, x, "0", "variant", "bbr", "setting", decides)
 	if !ok {

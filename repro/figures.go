@@ -119,6 +119,20 @@ func writeFigure(c *Context, ch plot.Chart, sums []store.Summary, metric string)
 	return out, nil
 }
 
+// addFigure writes one more figure of the entry, its name the entry's
+// with suffix (NAME-suffix.png, .svg, .csv), and lists its files in out.
+func addFigure(c *Context, out *Outcome, suffix string, ch plot.Chart, sums []store.Summary, metric string) error {
+	tc := *c
+	tc.Entry = &Entry{Name: c.Entry.Name + suffix, Title: ch.Title}
+	f, err := writeFigure(&tc, ch, sums, metric)
+	if err != nil {
+		return err
+	}
+	out.Files = append(out.Files, f.Files...)
+	out.Figures = append(out.Figures, f.Figures...)
+	return nil
+}
+
 // find returns the summary whose parameters have the given name, value
 // pairs ("" names are skipped).
 func find(sums []store.Summary, kv ...string) (store.Summary, bool) {

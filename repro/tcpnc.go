@@ -320,14 +320,9 @@ func tcpncCwndFigure(c *Context, out *Outcome, overflow []store.Summary) error {
 		}
 		ch.Curves = append(ch.Curves, cv)
 	}
-	tc := *c
-	tc.Entry = &Entry{Name: c.Entry.Name + "-cwnd", Title: ch.Title}
-	fig, err := writeFigure(&tc, ch, sums, "cwnd_mean")
-	if err != nil {
+	if err := addFigure(c, out, "-cwnd", ch, sums, "cwnd_mean"); err != nil {
 		return err
 	}
-	out.Files = append(out.Files, fig.Files...)
-	out.Figures = append(out.Figures, fig.Figures...)
 	out.Claims = append(out.Claims, everywhereClaim("Fig. 7a", "the model's E[cwnd] is within 10% of the simulation's mean window", "close agreement",
 		"within 10%", "comparable points", n, far, "", "every comparable point within 10%"))
 	return nil

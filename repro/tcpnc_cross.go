@@ -180,13 +180,9 @@ func tcpncCrossReport(c *Context) (*Outcome, error) {
 		sums []store.Summary
 		name string
 	}{{thr, thrSums, ""}, {win, winSums, "-cwnd"}} {
-		tc := *c
-		tc.Entry = &Entry{Name: c.Entry.Name + fig.name, Title: fig.ch.Title}
-		f, err := writeFigure(&tc, fig.ch, fig.sums, "value")
-		if err != nil {
+		if err := addFigure(c, out, fig.name, fig.ch, fig.sums, "value"); err != nil {
 			return nil, err
 		}
-		out.Files, out.Figures = append(out.Files, f.Files...), append(out.Figures, f.Figures...)
 	}
 	return out, nil
 }

@@ -120,14 +120,9 @@ func fig15Report(c *Context) (*Outcome, error) {
 	ch := plot.Chart{Title: "T-DLRP Fig. 15b: timeouts vs packet loss on the 10-hop chain", XLabel: "packet loss rate (%)",
 		YLabel: "timeouts per connection", Series: seriesChart(tsums, x, "variant", 100, 1),
 		Caption: "Mean of the replications, 95% CI (Student's t); examples/tdlrp-chain.yaml, 0.05% retransmission loss."}
-	tc := *c
-	tc.Entry = &Entry{Name: c.Entry.Name + "-timeouts", Title: ch.Title}
-	tout, err := writeFigure(&tc, ch, tsums, "timeouts")
-	if err != nil {
+	if err := addFigure(c, out, "-timeouts", ch, tsums, "timeouts"); err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, tout.Files...)
-	out.Figures = append(out.Figures, tout.Figures...)
 	var fewer []comparison
 	for _, r := range []string{"1%", "2%", "3%", "4%", "5%"} {
 		t, ok1 := at(tsums, x, r, "tdlrp")
