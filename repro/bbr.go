@@ -149,13 +149,23 @@ func bbrLossyReport(c *Context, x, path string) (*Outcome, error) {
 		return nil, err
 	}
 	sums := summaries(pts)
+	// One figure a setting: twelve series in one would repeat the
+	// palette's styles.
+	const decides, aside = "sack-w500", "tdlrp-w32"
 	ch := plot.Chart{
 		Title: c.Entry.Title, XLabel: "random loss (%)", YLabel: "goodput (kbit/s)",
-		Series:  seriesChart(sums, x, "variant", 100, 1e-3),
-		Caption: path + "; sack-w500: SACK, window 500 (decides); tdlrp-w32: no SACK, window 32; mean of the replications, 95% CI (Student's t).",
+		Series:  seriesChart(withSetting(sums, decides), x, "variant", 100, 1e-3),
+		Caption: path + "; SACK, window 500 (the setting that decides); mean of the replications, 95% CI (Student's t).",
 	}
-	out, err := writeFigure(c, ch, sums, "goodput_bps")
+	out, err := writeFigure(c, ch, withSetting(sums, decides), "goodput_bps")
 	if err != nil {
+		return nil, err
+	}
+	ach := ch
+	ach.Title = c.Entry.Title + " (T-DLRP's setting)"
+	ach.Series = seriesChart(withSetting(sums, aside), x, "variant", 100, 1e-3)
+	ach.Caption = path + "; T-DLRP's setting: no SACK, window 32 (sensitivity); mean of the replications, 95% CI (Student's t)."
+	if err := addFigure(c, out, "-"+aside, ach, withSetting(sums, aside), "goodput_bps"); err != nil {
 		return nil, err
 	}
 	// Retransmissions per connection, the cost of each sender's repair.
@@ -163,13 +173,12 @@ func bbrLossyReport(c *Context, x, path string) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	rsums := summaries(rpts)
+	rsums := withSetting(summaries(rpts), decides)
 	rc := plot.Chart{Title: c.Entry.Title + " (retransmissions)", XLabel: "random loss (%)", YLabel: "retransmitted packets per connection",
 		Series: seriesChart(rsums, x, "variant", 100, 1), Caption: ch.Caption}
 	if err := addFigure(c, out, "-retransmissions", rc, rsums, "retransmitted_packets"); err != nil {
 		return nil, err
 	}
-	const decides = "sack-w500"
 	base, ok := find(sums, x, "0", "variant", "bbr", "setting", decides)
 	if !ok {
 		return out, nil
@@ -332,4 +341,15 @@ func bbrLongPathReport(c *Context) (*Outcome, error) {
 			Test: "Welch test of BBR against CUBIC at each loss rate, " + btest},
 	)
 	return out, nil
+}
+
+// withSetting is the summaries of one value of the setting axis.
+func withSetting(sums []store.Summary, setting string) []store.Summary {
+	var out []store.Summary
+	for _, s := range sums {
+		if s.Params.Value("setting") == setting {
+			out = append(out, s)
+		}
+	}
+	return out
 }
