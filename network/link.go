@@ -46,7 +46,9 @@ func (f TraceFunc) Trace(event byte, l *Link, p *Packet, now sim.Time) { f(event
 type LinkStats struct {
 	TxPackets, TxBytes int64 // transmissions started
 	RxPackets, RxBytes int64 // arrivals at the far end (not lost)
-	Drops              [NumDropCauses]int64
+	// Drops by cause; a routing protocol's causes never happen on a
+	// link, and the array stops before them to keep Link's layout.
+	Drops [BrokenLink]int64
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter

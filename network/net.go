@@ -38,7 +38,8 @@ type Net struct {
 	done      []bool
 	queue     nodeQueue
 
-	shared map[any]any // Shared
+	shared  map[any]any // Shared
+	routers []Router    // by NodeID; nil (or a nil entry): static routes
 }
 
 // New makes an empty network whose random streams derive from seed.

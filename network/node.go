@@ -15,7 +15,29 @@ type Radio interface {
 	Neighbours() []*Node
 }
 
-// Node is a host or router. It forwards by a static next-hop table.
+// Router chooses the next hop of a node's packets when routes are not the
+// static shortest paths of this package: an on-demand protocol (package
+// routing) discovers routes with packets of its own, holds data while it
+// does, and learns of broken links from the MAC.
+type Router interface {
+	// Send takes p toward p.Dst, whether the node originated it or
+	// forwards it: over a link or the radio, held for a route, or dropped.
+	Send(p *Packet)
+	// Receive takes a routing packet (Proto Control) the node received,
+	// addressed to it or broadcast.
+	Receive(p *Packet)
+	// Arrived tells the router a data packet reached its destination,
+	// this node, before it is delivered (AODV refreshes the route back).
+	Arrived(p *Packet)
+	// LinkFailed is the MAC giving up on p toward neighbour to after its
+	// retry limit (RFC 3561 §6.11, RFC 4728 §8.3: link-layer feedback).
+	// It reports whether the router took p (to salvage it); if not, the
+	// MAC drops it.
+	LinkFailed(p *Packet, to *Node) bool
+}
+
+// Node is a host or router. It forwards by a static next-hop table, or
+// by its Router (SetRouter).
 type Node struct {
 	// What a packet reads at a node fills the first cache line (a Node is
 	// 128 bytes, a size class of whole lines, so that line is the first
@@ -46,8 +68,37 @@ type hop struct {
 	via  *Node
 }
 
+// Net is the network the node is in.
+func (nd *Node) Net() *Net { return nd.net }
+
 // Out lists the node's outgoing links.
 func (nd *Node) Out() []*Link { return nd.out }
+
+// SetRouter makes r choose the node's routes (nil: static tables).
+func (nd *Node) SetRouter(r Router) {
+	n := nd.net
+	for len(n.routers) <= int(nd.ID) {
+		n.routers = append(n.routers, nil)
+	}
+	n.routers[nd.ID] = r
+}
+
+// Router is the node's routing protocol, or nil for static routes.
+func (nd *Node) Router() Router {
+	if int(nd.ID) < len(nd.net.routers) {
+		return nd.net.routers[nd.ID]
+	}
+	return nil
+}
+
+// LinkFailed tells the node's router that its MAC gave up on p toward to;
+// it reports whether the router took p.
+func (nd *Node) LinkFailed(p *Packet, to *Node) bool {
+	if r := nd.Router(); r != nil {
+		return r.LinkFailed(p, to)
+	}
+	return false
+}
 
 // SetRadio gives the node a wireless interface (before ComputeRoutes).
 func (nd *Node) SetRadio(r Radio) { nd.radio, nd.stubTo = r, nil }
@@ -120,6 +171,10 @@ func (nd *Node) Send(p *Packet) {
 		nd.deliver(p)
 		return
 	}
+	if rs := nd.net.routers; rs != nil && int(nd.ID) < len(rs) && rs[nd.ID] != nil {
+		rs[nd.ID].Send(p)
+		return
+	}
 	h := nd.hop(p.Dst)
 	switch {
 	case h.link != nil:
@@ -140,7 +195,18 @@ func (nd *Node) receive(p *Packet, from *Link) {
 	if nd.Hook != nil && nd.Hook.Intercept(nd, p, from) {
 		return
 	}
+	if p.Proto == Control {
+		if r := nd.Router(); r != nil {
+			r.Receive(p)
+		} else {
+			nd.net.Free(p) // a routing packet where no protocol runs
+		}
+		return
+	}
 	if p.Dst == nd.ID {
+		if r := nd.Router(); r != nil {
+			r.Arrived(p)
+		}
 		nd.deliver(p)
 		return
 	}

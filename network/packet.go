@@ -14,7 +14,14 @@ type Proto uint8
 const (
 	TCP Proto = iota
 	UDP
+	// Control is a routing protocol's own packet (an AODV RREQ, a DSR
+	// route error): a node hands it to its Router, never to an endpoint.
+	Control
 )
+
+// Broadcast is the destination of a packet for every neighbour in radio
+// range (a routing protocol's flood or hello).
+const Broadcast NodeID = -1
 
 // Flags are TCP header flags (RFC 9293 §3.1, RFC 3168 for ECE/CWR).
 type Flags uint8
@@ -53,10 +60,20 @@ const (
 	NoRoute                 // no path to the destination
 	RetryLimit              // a wireless MAC gave up after its retry limit (collisions, radio errors)
 	QueueAge                // a wireless interface queue dropped a packet that waited too long
-	NumDropCauses           // how many causes there are (NotDropped included): the size of per-cause arrays
+	// The causes of an on-demand routing protocol (package routing): a
+	// forwarder whose route broke (its next hop failed, or a route error
+	// invalidated it), a packet that waited for a route longer than the
+	// protocol's buffer holds one or found that buffer full, a packet the
+	// protocol tried to salvage around a broken link and could not.
+	BrokenLink
+	RouteTimeout
+	RouteBufferFull
+	SalvageFailed
+	NumDropCauses // how many causes there are (NotDropped included): the size of per-cause arrays
 )
 
-var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_error", "retx_loss", "no_route", "retry_limit", "queue_age"}
+var dropCauseNames = [...]string{"none", "queue_overflow", "aqm_drop", "channel_error", "retx_loss", "no_route", "retry_limit", "queue_age",
+	"broken_link", "route_timeout", "route_buffer_full", "salvage_failed"}
 
 func (c DropCause) String() string { return dropCauseNames[c] }
 
@@ -67,12 +84,19 @@ func (c DropCause) String() string { return dropCauseNames[c] }
 func (c DropCause) Congestive() bool { return c == QueueOverflow || c == AQMDrop || c == QueueAge }
 
 // Random reports whether a drop of this cause is a loss on the channel
-// (corruption, collision, injected loss), not a queue's choice.
+// (corruption, collision, injected loss, and a route that broke under
+// it), not a queue's choice: a loss-differentiating TCP that reads a
+// broken route as congestion has misjudged it.
 func (c DropCause) Random() bool { return c != NotDropped && c != NoRoute && !c.Congestive() }
+
+// Routing reports whether a drop of this cause is an on-demand routing
+// protocol's (results list these only where one runs).
+func (c DropCause) Routing() bool { return c >= BrokenLink && c < NumDropCauses }
 
 // DropCauses lists every real cause, in a fixed order for reports.
 func DropCauses() []DropCause {
-	return []DropCause{QueueOverflow, AQMDrop, ChannelError, RetxLoss, NoRoute, RetryLimit, QueueAge}
+	return []DropCause{QueueOverflow, AQMDrop, ChannelError, RetxLoss, NoRoute, RetryLimit, QueueAge,
+		BrokenLink, RouteTimeout, RouteBufferFull, SalvageFailed}
 }
 
 // Packet is a header-only packet: the fields TCP needs, its size on the
@@ -90,7 +114,7 @@ type Packet struct {
 	Seq      int64    // TCP: 64-bit byte offsets (never wrap in a simulation; traces fold them to 32 bits)
 	Ack      int64    // TCP
 
-	Flow    int32 // flow index
+	Flow    int32 // flow index; -1 for a routing protocol's packet
 	Src     NodeID
 	Dst     NodeID
 	Port    int32 // endpoint at Dst (Net.Bind)

@@ -124,7 +124,8 @@ func resultTable(w io.Writer, res *scenario.Result) error {
 }
 
 func resultCSV(w io.Writer, res *scenario.Result) error {
-	causes := network.DropCauses()
+	// A routing protocol's drop causes are columns only where one runs.
+	causes := slices.DeleteFunc(network.DropCauses(), func(c network.DropCause) bool { return c.Routing() && res.Routing == nil })
 	header := make([]string, 0, len(columns)+len(causes)+1)
 	for _, c := range columns {
 		header = append(header, c.csv)

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bufio"
 	"fmt"
+	"github.com/tcplab/tcplab/routing"
 	"os"
 	"strconv"
 	"time"
@@ -27,6 +28,7 @@ type Run struct {
 	series   *seriesTrace
 	packets  *packetTraces
 	wifi     *wireless.Channel
+	routing  *routing.Stats // nil: static routes
 	agents   []agent.Agent
 	ends     [][2]*network.Node // each flow's source and destination, in file order
 	// Warnings are problems that do not stop the run.
@@ -61,6 +63,11 @@ func (s *Scenario) Build() (*Run, error) {
 			return nil, r.err()
 		}
 		run.wifi = ch
+		var radios []*network.Node
+		for _, rd := range ch.Radios() {
+			radios = append(radios, rd.Node)
+		}
+		run.routing = buildRouting(s.Routing, radios)
 	}
 	net.ComputeRoutes()
 
@@ -299,7 +306,14 @@ func (r *Run) Run() (*Result, error) {
 		res.Flows[i] = f.Result(now)
 	}
 	for _, c := range network.DropCauses() {
-		res.Drops[c.String()] = r.Net.Drops[c]
+		// A routing protocol's causes are listed only where one runs.
+		if n := r.Net.Drops[c]; n > 0 || !c.Routing() || r.routing != nil {
+			res.Drops[c.String()] = n
+		}
+	}
+	if r.routing != nil {
+		r.routing.Finish()
+		res.Routing = r.routing
 	}
 	if r.wifi != nil {
 		res.Wireless = map[string]wireless.Stats{}

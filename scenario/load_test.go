@@ -86,7 +86,31 @@ links:
 		{"unknown top-level field", `duration: 10s
 nodes: [A]
 topology: star
-`, []string{`x.yaml:3: topology: unknown field (known: description, duration, flows, links, name, nodes, seed, trace, wireless)`}},
+`, []string{`x.yaml:3: topology: unknown field (known: description, duration, flows, links, name, nodes, routing, seed, trace, wireless)`}},
+		{"unknown routing protocol", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+routing: olsr
+`, []string{`x.yaml:4: routing.protocol: unknown routing protocol "olsr" (have aodv, static)`}},
+		{"on-demand routing on a wired topology", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+routing:
+  protocol: aodv
+`, []string{`x.yaml:5: routing.protocol: aodv finds routes over a wireless channel and this scenario has none (no wireless section): use static routes on a wired topology`}},
+		{"bad routing parameter", `duration: 10s
+nodes: [{name: "n{i}", count: 2}]
+wireless: {line: {nodes: "n{i}", count: 2, spacing: 200m}}
+routing:
+  protocol: aodv
+  hello_interval: 0s
+  ttl_threshold: 40
+  helo: false
+`, []string{
+			`x.yaml:6: routing.hello_interval: want a positive time, have 0s`,
+			`x.yaml:7: routing.ttl_threshold: 40 is beyond the network diameter 35`,
+			`x.yaml:8: routing.helo: unknown field (did you mean "hello"?)`,
+		}},
 		{"unknown tcp field", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/routing"
 	"github.com/tcplab/tcplab/wireless"
 )
 
@@ -20,6 +21,9 @@ type Result struct {
 	// Wireless holds each radio's MAC counters, by node (absent without
 	// a wireless channel).
 	Wireless map[string]wireless.Stats `json:"wireless,omitempty"`
+	// Routing counts an on-demand routing protocol's control packets
+	// (absent with static routes).
+	Routing *routing.Stats `json:"routing,omitempty"`
 	// Agents holds each ALL-TCP agent's counters, by node (absent
 	// without agents).
 	Agents map[string]any `json:"agents,omitempty"`

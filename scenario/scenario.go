@@ -26,7 +26,10 @@ type Scenario struct {
 	Flows       []FlowSpec `yaml:"flows"`
 	// Wireless, if present, is an 802.11b channel some nodes share.
 	Wireless *WirelessSpec `yaml:"wireless"`
-	Trace    TraceSpec     `yaml:"trace"`
+	// Routing chooses the routing protocol (default: static shortest
+	// paths).
+	Routing *RoutingSpec `yaml:"routing"`
+	Trace   TraceSpec    `yaml:"trace"`
 	origin
 
 	// File is where the scenario was read from.

@@ -49,7 +49,9 @@ func TestSetOverridesFields(t *testing.T) {
 				return s.Links[2].Queue.Type == "red" && s.Links[2].Queue.Params.(*network.REDParams).MaxTh == 15 && s.Links[2].Queue.Limit() == 20
 			}},
 		{"a loss model by its name", []string{"links.c2.loss=[{name: random, rate: 1%}, {name: late, rate: 2%}]", "links.c2.loss.random.rate=4%"},
-			func(s *Scenario) bool { return s.Links[2].Loss[0].Name == "random" && lossRate(s.Links[2].Loss[0]) == 0.04 && lossRate(s.Links[2].Loss[1]) == 0.02 }},
+			func(s *Scenario) bool {
+				return s.Links[2].Loss[0].Name == "random" && lossRate(s.Links[2].Loss[0]) == 0.04 && lossRate(s.Links[2].Loss[1]) == 0.02
+			}},
 		{"null removes", []string{"links.bottleneck.loss=null"},
 			func(s *Scenario) bool { return len(s.Links[0].Loss) == 0 }},
 	}

@@ -73,6 +73,9 @@ func (s *Scenario) check(r *reporter) {
 	if s.Wireless != nil {
 		s.Wireless.check(r, nodes, adj)
 	}
+	if s.Routing != nil {
+		s.Routing.check(r, s.Wireless)
+	}
 	comp := components(adj)
 	names := map[string]bool{}
 	for i := range s.Flows {

@@ -33,6 +33,9 @@ func NodeIP(id network.NodeID) [4]byte {
 }
 
 func nodeMAC(id network.NodeID) []byte {
+	if id == network.Broadcast {
+		return []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	}
 	n := uint32(id) + 1
 	return []byte{0x02, 0, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
 }

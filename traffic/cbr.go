@@ -133,7 +133,9 @@ func (c *CBR) Result(now sim.Time) metrics.Flow {
 		f.ThroughputBps = float64(c.sentByte) * 8 / active
 	}
 	for _, k := range network.DropCauses() {
-		f.Dropped[k.String()] = c.drops[k]
+		if n := c.drops[k]; n > 0 || !k.Routing() {
+			f.Dropped[k.String()] = n
+		}
 	}
 	return f
 }

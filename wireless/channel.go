@@ -19,6 +19,10 @@ type Config struct {
 	// ns-3 does for an ad-hoc station whose basic rate set holds every
 	// 802.11b rate.
 	ACKRate float64
+	// BroadcastRate is the rate of group-addressed frames (a routing
+	// protocol's floods and hellos); 0: the basic rate, as ns-3's
+	// non-unicast mode.
+	BroadcastRate float64
 	// RTSThreshold: data frames (MPDU bytes) above it go with RTS/CTS;
 	// negative: never.
 	RTSThreshold int
@@ -59,6 +63,9 @@ func (c Config) Check() error {
 	}
 	if !slices.Contains(Rates, c.BasicRate) {
 		return component.Errorf("basic_rate", "%g Mbit/s is not an 802.11b rate", c.BasicRate/1e6)
+	}
+	if c.BroadcastRate != 0 && !slices.Contains(Rates, c.BroadcastRate) {
+		return component.Errorf("broadcast_rate", "%g Mbit/s is not an 802.11b rate", c.BroadcastRate/1e6)
 	}
 	if c.ACKRate != 0 && !slices.Contains(Rates, c.ACKRate) {
 		return component.Errorf("ack_rate", "%g Mbit/s is not an 802.11b rate", c.ACKRate/1e6)
@@ -102,6 +109,7 @@ type Channel struct {
 
 	// Derived durations (ns).
 	ackDur, ctsDur, rtsDur, eifs, respTimeout int64
+	bcastRate                                 float64 // group-addressed frames
 }
 
 // NewChannel makes an empty channel on net; Attach radios, then Build.
@@ -118,6 +126,10 @@ func NewChannel(net *network.Net, cfg Config) (*Channel, error) {
 	ackRate := cfg.ACKRate
 	if ackRate == 0 {
 		ackRate = cfg.Rate
+	}
+	c.bcastRate = cfg.BroadcastRate
+	if c.bcastRate == 0 {
+		c.bcastRate = cfg.BasicRate
 	}
 	c.ackDur = airTime(ackBytes, ackRate)
 	c.ctsDur = airTime(ctsBytes, cfg.BasicRate)
@@ -148,6 +160,7 @@ func (c *Channel) Attach(nd *network.Node, x, y float64) *Radio {
 	r.access.Init(c.net.Sched, r.onAccess)
 	r.respond.Init(c.net.Sched, r.onRespond)
 	r.nav.Init(c.net.Sched, r.update)
+	r.release.Init(c.net.Sched, r.onRelease)
 	c.radios = append(c.radios, r)
 	c.byNode[nd.ID] = r
 	nd.SetRadio(r)
@@ -199,7 +212,9 @@ func (c *Channel) Build() error {
 				continue
 			}
 			mw := dBmToMW(pr)
-			a.hears = append(a.hears, hearing{r: b, mw: mw, delay: int64(math.Round(d / lightSpeed * 1e9))})
+			delay := int64(math.Round(d / lightSpeed * 1e9))
+			a.hears = append(a.hears, hearing{r: b, mw: mw, delay: delay})
+			a.maxDelay = max(a.maxDelay, delay)
 			if pr >= cfg.RxThreshold && mw/c.noise >= c.preSN {
 				a.nbrs = append(a.nbrs, b.Node)
 			}
@@ -270,8 +285,11 @@ func (c *Channel) transmit(r *Radio, f frame, dur int64) {
 	now := int64(c.net.Now())
 	if c.tracer != nil {
 		e := &c.ev
-		*e = FrameEvent{Kind: kindNames[f.kind], From: r.Node.ID, To: f.to.Node.ID, NAV: f.nav, Seq: f.seq,
+		*e = FrameEvent{Kind: kindNames[f.kind], From: r.Node.ID, To: network.Broadcast, NAV: f.nav, Seq: f.seq,
 			Retry: f.retry, Packet: f.pkt, Start: now, AirTime: dur}
+		if f.to != nil {
+			e.To = f.to.Node.ID
+		}
 		switch f.kind {
 		case dataFrame:
 			e.Bytes = int(f.pkt.Size) + macOverhead

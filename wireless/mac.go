@@ -28,9 +28,9 @@ type service struct {
 	delivered bool // the receiver has it (ground truth: a lost ACK is not a lost packet)
 }
 
-// Send implements network.Radio: queue p for the neighbour to (it is
-// found again from the route when p reaches the head of the queue).
-func (r *Radio) Send(p *network.Packet, _ *network.Node) {
+// Send implements network.Radio: queue p for the neighbour to, or for
+// every neighbour if to is nil (a broadcast: one frame, no ACK, no retry).
+func (r *Radio) Send(p *network.Packet, to *network.Node) {
 	now := r.now()
 	if r.Queue.Len() >= r.ch.cfg.QueueLimit {
 		r.expire(now)
@@ -40,7 +40,11 @@ func (r *Radio) Send(p *network.Packet, _ *network.Node) {
 		r.ch.net.Drop(p, c, nil)
 		return
 	}
-	r.enqAt.PushBack(now)
+	q := queued{at: now}
+	if to != nil {
+		q.to = r.ch.byNode[to.ID]
+	}
+	r.enqAt.PushBack(q)
 	r.Stats.MaxQueueLen = max(r.Stats.MaxQueueLen, r.Queue.Len())
 	if r.state == idle {
 		r.next(true)
@@ -51,7 +55,7 @@ func (r *Radio) Send(p *network.Packet, _ *network.Node) {
 // than the age limit.
 func (r *Radio) expire(now int64) {
 	limit := int64(r.ch.cfg.QueueMaxDelay)
-	for limit > 0 && r.enqAt.Len() > 0 && now-*r.enqAt.At(0) > limit {
+	for limit > 0 && r.enqAt.Len() > 0 && now-r.enqAt.At(0).at > limit {
 		r.enqAt.PopFront()
 		p := r.Queue.Dequeue(sim.Time(now))
 		r.Stats.AgeDrops++
@@ -68,10 +72,11 @@ func (r *Radio) next(arrival bool) {
 		r.state = idle
 		return
 	}
+	to := r.enqAt.At(0).to
 	r.enqAt.PopFront()
 	p := r.Queue.Dequeue(sim.Time(now))
 	r.seq++
-	r.svc = service{pkt: p, to: r.ch.byNode[r.Node.NextNode(p.Dst).ID], seq: r.seq}
+	r.svc = service{pkt: p, to: to, seq: r.seq}
 	r.state = contend
 	// A frame that arrives to find the backoff done but the medium busy,
 	// or idle for less than DIFS, draws a backoff (802.11-2020 §10.3.4.2).
@@ -119,7 +124,7 @@ func (r *Radio) onAccess() {
 	r.slots = 0
 	cfg := &r.ch.cfg
 	size := int(r.svc.pkt.Size) + macOverhead
-	if cfg.RTSThreshold >= 0 && size > cfg.RTSThreshold {
+	if r.svc.to != nil && cfg.RTSThreshold >= 0 && size > cfg.RTSThreshold {
 		r.state = sendRTS
 		r.Stats.RTS++
 		dataDur := airTime(size, cfg.Rate)
@@ -137,6 +142,16 @@ func (r *Radio) sendData() {
 	if r.svc.sent {
 		r.Stats.Retries++
 	}
+	if r.svc.to == nil {
+		// A group-addressed frame goes at the broadcast rate with no
+		// duration (nothing answers it) and is never retried
+		// (802.11-2020 §10.3.6, §10.6.6.1).
+		r.Stats.Broadcasts++
+		dur := airTime(int(r.svc.pkt.Size)+macOverhead, r.ch.bcastRate)
+		r.startTx(frame{kind: dataFrame, from: r, rate: r.ch.bcastRate, pkt: r.svc.pkt, seq: r.svc.seq}, dur)
+		r.svc.sent = true
+		return
+	}
 	dur := airTime(int(r.svc.pkt.Size)+macOverhead, cfg.Rate)
 	r.startTx(frame{kind: dataFrame, from: r, to: r.svc.to, nav: sifs + r.ch.ackDur, rate: cfg.Rate,
 		pkt: r.svc.pkt, seq: r.svc.seq, retry: r.svc.sent}, dur)
@@ -150,6 +165,18 @@ func (r *Radio) onTxDone() {
 		r.state = waitCTS
 		r.wait.Arm(sim.Time(r.now() + r.ch.respTimeout))
 	case sendData:
+		if r.svc.to == nil {
+			// A broadcast awaits no ACK. Its receivers copy the packet
+			// as the frame ends at each of them, up to the longest
+			// propagation delay from now: hold it until then.
+			if r.held != nil {
+				r.ch.net.Free(r.held)
+			}
+			r.held = r.svc.pkt
+			r.release.Arm(sim.Time(r.now() + r.maxDelay + 1))
+			r.done(true)
+			return
+		}
 		r.state = waitACK
 		r.wait.Arm(sim.Time(r.now() + r.ch.respTimeout))
 	}
@@ -178,12 +205,17 @@ func (r *Radio) failed() {
 	*count++
 	if *count >= limit {
 		r.Stats.RetryDrops++
-		if r.svc.delivered {
-			r.ch.net.Free(r.svc.pkt)
-		} else {
-			r.ch.net.Drop(r.svc.pkt, network.RetryLimit, nil)
-		}
+		p, to, delivered := r.svc.pkt, r.svc.to, r.svc.delivered
 		r.done(true)
+		// The MAC's failure is the routing protocol's news of a broken
+		// link (link-layer feedback); it may take the packet to salvage.
+		if !r.Node.LinkFailed(p, to.Node) {
+			if delivered {
+				r.ch.net.Free(p)
+			} else {
+				r.ch.net.Drop(p, network.RetryLimit, nil)
+			}
+		}
 		return
 	}
 	r.cw = min(2*(r.cw+1)-1, cfg.CWMax)
@@ -210,7 +242,7 @@ func (r *Radio) done(drop bool) {
 // received handles the end of a reception the PHY locked onto.
 func (r *Radio) received(f frame, ok, collided bool) {
 	now := r.now()
-	if ok && f.kind == dataFrame && f.to == r && r.PHYLoss != nil && r.PHYLoss.Drop(f.pkt, sim.Time(now)) != network.NotDropped {
+	if ok && f.kind == dataFrame && (f.to == r || f.to == nil) && r.PHYLoss != nil && r.PHYLoss.Drop(f.pkt, sim.Time(now)) != network.NotDropped {
 		ok, collided = false, false
 	}
 	if !ok {
@@ -225,7 +257,7 @@ func (r *Radio) received(f frame, ok, collided bool) {
 		return
 	}
 	r.ifs = difs
-	if f.to != r {
+	if f.to != r && f.to != nil {
 		// Virtual carrier sense: the exchange holds the medium for f.nav.
 		if end := now + f.nav; end > r.navEnd {
 			r.navEnd = end
@@ -238,6 +270,10 @@ func (r *Radio) received(f frame, ok, collided bool) {
 	switch f.kind {
 	case dataFrame:
 		r.Stats.Received++
+		if f.to == nil {
+			r.deliver(f.pkt) // a broadcast: no ACK, no duplicates to detect
+			break
+		}
 		r.reply(frame{kind: ackFrame, from: r, to: f.from, rate: r.ackRate()})
 		if last, seen := r.lastSeq[f.from.idx]; seen && last == f.seq && f.retry {
 			r.Stats.Duplicates++
@@ -325,4 +361,12 @@ func (r *Radio) deliver(sent *network.Packet) {
 		}
 	}
 	r.Node.Arrive(p)
+}
+
+// onRelease frees a broadcast packet once every receiver has copied it.
+func (r *Radio) onRelease() {
+	if r.held != nil {
+		r.ch.net.Free(r.held)
+		r.held = nil
+	}
 }

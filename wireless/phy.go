@@ -42,7 +42,10 @@ type Radio struct {
 	// MAC state (mac.go).
 	state    macState
 	svc      service
-	enqAt    ring.Buffer[int64] // enqueue times of the queued packets, in order
+	enqAt    ring.Buffer[queued] // the queued packets' enqueue times and next hops, in order
+	held     *network.Packet     // a broadcast's packet until its receivers have it
+	maxDelay int64               // the longest propagation delay to a radio that hears this one
+	release  sim.Timer
 	cw       int
 	slots    int   // backoff slots left, counted from idleAt + ifs
 	busy     bool  // the MAC's view of the medium, last evaluated
@@ -58,6 +61,13 @@ type Radio struct {
 	access   sim.Timer // backoff ends
 	respond  sim.Timer
 	nav      sim.Timer
+}
+
+// queued is what the MAC keeps beside a queued packet: when it came, and
+// the neighbour it goes to (nil: a broadcast).
+type queued struct {
+	at int64
+	to *Radio
 }
 
 // segment is the interference a reception saw from time t on.

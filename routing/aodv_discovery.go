@@ -1,0 +1,308 @@
+package routing
+
+import (
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+)
+
+// request starts or continues a route discovery for dst (RFC 3561 §6.3,
+// §6.4; ns-3.37's SendRequest): the expanding ring's next TTL, a request
+// broadcast after a jitter, and a retry timer.
+func (a *aodv) request(dst network.NodeID) {
+	a.rateWindow()
+	if a.rreqCount >= a.p.RREQRateLimit {
+		// RFC 3561 §6.3: at most RREQ_RATELIMIT a second; ns-3.37 tries
+		// again just after the window ends.
+		next := sim.Time(a.window+1)*sim.Second + 100*sim.Microsecond
+		a.net.Sched.At(next, func() { a.request(dst) })
+		return
+	}
+	a.rreqCount++
+	p := a.p
+	rt := a.lookup(dst)
+	var ttl int
+	m := &aodvMsg{kind: RREQ, dst: dst, orig: a.nd.ID, gratuitous: p.GratuitousReply, destOnly: p.DestinationOnly}
+	if rt != nil {
+		if rt.state != inSearch {
+			// A route known before: start the ring at its last hop count.
+			ttl = min(rt.hops+p.TTLStart, p.NetDiameter)
+			a.stats.Discoveries++
+		} else {
+			ttl = rt.hops + p.TTLIncrement
+			if ttl > p.TTLThreshold {
+				ttl = p.NetDiameter
+			}
+		}
+		if ttl == p.NetDiameter {
+			rt.rreqCnt++
+		}
+		m.dstSeq, m.unknownSeq = rt.seq, !rt.validSeq
+		rt.state, rt.hops = inSearch, ttl
+	} else {
+		ttl = p.TTLStart
+		a.stats.Discoveries++
+		rt = &route{dst: dst, state: inSearch, hops: ttl, expires: a.now() + p.pathDiscoveryTime()}
+		if ttl == p.NetDiameter {
+			rt.rreqCnt++
+		}
+		m.unknownSeq = true
+		a.table[dst] = rt
+	}
+	a.seq++
+	a.rreqID++
+	m.origSeq, m.id, m.ttl = a.seq, a.rreqID, ttl
+	a.seen[rreqKey{a.nd.ID, m.id}] = a.now() + p.pathDiscoveryTime()
+	a.lastBcast = a.now()
+	a.transmit(m, rreqBytes, nil, a.jitter())
+	a.scheduleRetry(rt)
+}
+
+// scheduleRetry arms the discovery's timer: a ring's traversal time
+// (2·NODE_TRAVERSAL_TIME·(TTL + TIMEOUT_BUFFER)) inside the ring, binary
+// exponential backoff of NET_TRAVERSAL_TIME at the diameter (RFC 3561
+// §6.3, §6.4).
+func (a *aodv) scheduleRetry(rt *route) {
+	var wait sim.Time
+	if rt.hops < a.p.NetDiameter {
+		wait = 2 * a.p.NodeTraversalTime * sim.Time(rt.hops+a.p.TimeoutBuffer)
+	} else {
+		wait = a.p.netTraversalTime() << max(0, rt.rreqCnt-1)
+	}
+	if rt.retry == nil {
+		dst := rt.dst
+		rt.retry = sim.NewTimer(a.net.Sched, func() { a.retryExpired(dst) })
+	}
+	rt.retry.Arm(a.now() + wait)
+}
+
+// retryExpired: no reply came in time.
+func (a *aodv) retryExpired(dst network.NodeID) {
+	if rt := a.valid(dst); rt != nil {
+		a.flush(dst, rt)
+		return
+	}
+	rt := a.lookup(dst)
+	if rt != nil && rt.state == inSearch && rt.rreqCnt < a.p.RREQRetries {
+		a.request(dst)
+		return
+	}
+	// Given up (RFC 3561 §6.3): the waiting packets are lost.
+	if rt != nil && rt.state == inSearch {
+		a.stats.Failed++
+	}
+	delete(a.table, dst)
+	a.buf.drop(dst, network.NoRoute)
+}
+
+// flush sends the packets that waited for dst over rt.
+func (a *aodv) flush(dst network.NodeID, rt *route) {
+	a.buf.take(dst, func(p *network.Packet) { a.output(p) })
+}
+
+// recvRequest handles a route request from neighbour from (RFC 3561
+// §6.5; ns-3.37's RecvRequest).
+func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
+	p := a.p
+	key := rreqKey{m.orig, m.id}
+	if until, ok := a.seen[key]; ok && until >= a.now() {
+		return // a duplicate
+	}
+	a.seen[key] = a.now() + p.pathDiscoveryTime()
+	a.expireSeen()
+	hops := m.hops + 1
+
+	// The reverse route to the originator.
+	back := a.lookup(m.orig)
+	minLife := 2*p.netTraversalTime() - 2*sim.Time(hops)*p.NodeTraversalTime
+	if back == nil {
+		back = &route{dst: m.orig, next: from, hops: hops, seq: m.origSeq, validSeq: true, state: valid,
+			expires: a.now() + minLife}
+		a.table[m.orig] = back
+	} else {
+		if back.validSeq {
+			if int32(m.origSeq-back.seq) > 0 {
+				back.seq = m.origSeq
+			}
+		} else {
+			back.seq = m.origSeq
+		}
+		back.validSeq, back.next, back.hops = true, from, hops
+		// ns-3.37 leaves an invalid reverse route invalid here.
+		a.extend(back, minLife)
+	}
+	// The one-hop route to the neighbour that sent it.
+	nb := a.lookup(from)
+	if nb == nil {
+		a.table[from] = &route{dst: from, next: from, hops: 1, state: valid, expires: a.now() + p.ActiveRouteTimeout}
+	} else {
+		nb.validSeq, nb.next, nb.hops, nb.state = false, from, 1, valid
+		nb.expires = a.now() + p.ActiveRouteTimeout
+	}
+	a.heard(from, sim.Time(p.AllowedHelloLoss)*p.HelloInterval)
+
+	if m.dst == a.nd.ID {
+		a.replyAsDestination(m, back)
+		return
+	}
+	toDst := a.lookup(m.dst)
+	if toDst != nil && toDst.next == from {
+		return // ns-3.37: the route to the destination runs back through the sender
+	}
+	if toDst != nil && toDst.validSeq && (m.unknownSeq || int32(toDst.seq-m.dstSeq) >= 0) {
+		if !m.destOnly && toDst.state == valid {
+			a.replyFromRoute(m, toDst, back)
+			return
+		}
+	}
+	// Rebroadcast with TTL one less, carrying the freshest destination
+	// sequence number known here.
+	if m.ttl < 2 {
+		return
+	}
+	fwd := *m
+	fwd.hops, fwd.ttl = hops, m.ttl-1
+	fwd.unreachable = nil
+	if toDst != nil && toDst.validSeq && int32(toDst.seq-fwd.dstSeq) > 0 {
+		fwd.dstSeq = toDst.seq
+		fwd.unknownSeq = false
+	}
+	a.lastBcast = a.now()
+	a.transmit(&fwd, rreqBytes, nil, a.jitter())
+}
+
+// expireSeen forgets request ids older than PATH_DISCOVERY_TIME, now and
+// then, so that the map does not grow with the run.
+func (a *aodv) expireSeen() {
+	if len(a.seen) < 64 {
+		return
+	}
+	for k, until := range a.seen {
+		if until < a.now() {
+			delete(a.seen, k)
+		}
+	}
+}
+
+// replyAsDestination answers a request for this node (RFC 3561 §6.6.1).
+func (a *aodv) replyAsDestination(m *aodvMsg, back *route) {
+	if !m.unknownSeq && m.dstSeq == a.seq+1 {
+		a.seq++
+	}
+	r := &aodvMsg{kind: RREP, dst: a.nd.ID, dstSeq: a.seq, orig: m.orig, lifetime: a.p.myRouteTimeout(), ttl: back.hops}
+	a.transmit(r, rrepBytes, a.node(back.next), 0)
+}
+
+// replyFromRoute answers a request from the route table (RFC 3561
+// §6.6.2), and tells the destination of the originator (§6.6.3).
+func (a *aodv) replyFromRoute(m *aodvMsg, toDst, back *route) {
+	r := &aodvMsg{kind: RREP, dst: m.dst, dstSeq: toDst.seq, orig: back.dst, hops: toDst.hops,
+		lifetime: a.remaining(toDst), ttl: back.hops, ackRequired: toDst.hops == 1}
+	toDst.addPrecursor(back.next)
+	back.addPrecursor(toDst.next)
+	a.transmit(r, rrepBytes, a.node(back.next), 0)
+	if m.gratuitous {
+		g := &aodvMsg{kind: RREP, dst: m.orig, dstSeq: m.origSeq, orig: toDst.dst, hops: back.hops,
+			lifetime: a.remaining(back), ttl: toDst.hops}
+		a.transmit(g, rrepBytes, a.node(toDst.next), 0)
+	}
+}
+
+// recvReply handles a route reply (RFC 3561 §6.7; ns-3.37's RecvReply).
+func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
+	if m.hello {
+		a.recvHello(m, from)
+		return
+	}
+	hops := m.hops + 1
+	fresh := route{dst: m.dst, next: from, hops: hops, seq: m.dstSeq, validSeq: true, state: valid,
+		expires: a.now() + m.lifetime}
+	toDst := a.lookup(m.dst)
+	switch {
+	case toDst == nil:
+		toDst = &route{}
+		a.adopt(toDst, &fresh)
+		a.table[m.dst] = toDst
+	case m.orig == a.nd.ID && toDst.state == inSearch:
+		a.adopt(toDst, &fresh)
+		toDst.retry.Cancel()
+	case !toDst.validSeq, int32(m.dstSeq-toDst.seq) > 0,
+		m.dstSeq == toDst.seq && toDst.state != valid,
+		m.dstSeq == toDst.seq && hops < toDst.hops:
+		a.adopt(toDst, &fresh)
+	}
+	if m.ackRequired {
+		a.transmit(&aodvMsg{kind: RREPAck, ttl: 1}, ackBytes, a.node(from), 0)
+	}
+	if m.orig == a.nd.ID {
+		if rt := a.valid(m.dst); rt != nil {
+			a.flush(m.dst, rt)
+		}
+		return
+	}
+	back := a.lookup(m.orig)
+	if back == nil || back.state == inSearch {
+		return
+	}
+	a.extend(back, a.p.ActiveRouteTimeout)
+	if rt := a.valid(m.dst); rt != nil {
+		// Precursors (RFC 3561 §6.7).
+		rt.addPrecursor(back.next)
+		if nh := a.lookup(rt.next); nh != nil {
+			nh.addPrecursor(back.next)
+		}
+		back.addPrecursor(rt.next)
+		if ph := a.lookup(back.next); ph != nil {
+			ph.addPrecursor(rt.next)
+		}
+	}
+	if m.ttl < 2 {
+		return
+	}
+	fwd := *m
+	fwd.hops, fwd.ttl = hops, m.ttl-1
+	a.transmit(&fwd, rrepBytes, a.node(back.next), 0)
+}
+
+// adopt makes rt the route fresh describes, keeping its precursors and
+// discovery state.
+func (a *aodv) adopt(rt, fresh *route) {
+	pre, cnt, retry := rt.precursors, rt.rreqCnt, rt.retry
+	*rt = *fresh
+	rt.precursors, rt.rreqCnt, rt.retry = pre, cnt, retry
+}
+
+// helloCheck is the hello timer (RFC 3561 §6.9; ns-3.37's
+// HelloTimerExpire): a hello unless a request went out since the last
+// check, then the next check a HELLO_INTERVAL after the later of the two.
+func (a *aodv) helloCheck() {
+	var offset sim.Time
+	if a.lastBcast > 0 {
+		offset = a.now() - a.lastBcast
+	} else {
+		a.sendHello()
+	}
+	a.hello.Arm(a.now() + max(0, a.p.HelloInterval-offset))
+	a.lastBcast = 0
+}
+
+func (a *aodv) sendHello() {
+	m := &aodvMsg{kind: RREP, hello: true, dst: a.nd.ID, orig: a.nd.ID, dstSeq: a.seq, ttl: 1,
+		lifetime: sim.Time(a.p.AllowedHelloLoss) * a.p.HelloInterval}
+	a.transmit(m, rrepBytes, nil, a.jitter())
+}
+
+// recvHello refreshes the one-hop route and the neighbour entry of the
+// node that said hello.
+func (a *aodv) recvHello(m *aodvMsg, from network.NodeID) {
+	rt := a.lookup(m.dst)
+	if rt == nil {
+		a.table[m.dst] = &route{dst: m.dst, next: m.dst, hops: 1, seq: m.dstSeq, validSeq: true, state: valid,
+			expires: a.now() + m.lifetime}
+	} else {
+		rt.expires = a.now() + max(m.lifetime, a.remaining(rt))
+		rt.validSeq, rt.seq, rt.state, rt.next, rt.hops = true, m.dstSeq, valid, m.dst, 1
+	}
+	if a.p.Hello {
+		a.heard(m.dst, sim.Time(a.p.AllowedHelloLoss)*a.p.HelloInterval)
+	}
+}

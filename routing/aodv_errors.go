@@ -1,0 +1,116 @@
+package routing
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/tcplab/tcplab/network"
+)
+
+// linkBroken handles a broken link to neighbour nb (RFC 3561 §6.11 (i);
+// ns-3.37's SendRerrWhenBreaksLinkToNextHop): every destination reached
+// through nb is unreachable; their precursors hear of it in one route
+// error, then the routes are invalidated.
+func (a *aodv) linkBroken(nb network.NodeID) {
+	a.stats.LinkBreaks++
+	var lost []unreachableDst
+	var pre []network.NodeID
+	addPre := func(rt *route) {
+		for _, x := range rt.precursors {
+			if !slices.Contains(pre, x) {
+				pre = append(pre, x)
+			}
+		}
+	}
+	if rt := a.lookup(nb); rt != nil {
+		lost = append(lost, unreachableDst{nb, rt.seq})
+		addPre(rt)
+	}
+	for _, dst := range a.sortedDsts() {
+		rt := a.lookup(dst)
+		if rt == nil || dst == nb || rt.next != nb {
+			continue
+		}
+		lost = append(lost, unreachableDst{dst, rt.seq})
+		addPre(rt)
+	}
+	if len(lost) == 0 {
+		return
+	}
+	a.sendError(lost, pre)
+	a.invalidate(lost)
+}
+
+// sendError sends a route error to the precursors (ns-3.37's
+// SendRerrMessage): unicast to a single one it has a route to, counted
+// against RERR_RATELIMIT; broadcast to several.
+func (a *aodv) sendError(lost []unreachableDst, pre []network.NodeID) {
+	if len(pre) == 0 {
+		return
+	}
+	a.rateWindow()
+	if a.rerrs >= a.p.RERRRateLimit {
+		return
+	}
+	m := &aodvMsg{kind: RERR, ttl: 1, unreachable: lost}
+	if len(pre) == 1 {
+		if a.valid(pre[0]) == nil {
+			return
+		}
+		a.rerrs++
+		a.transmit(m, rerrBytes(len(lost)), a.node(pre[0]), a.jitter())
+		return
+	}
+	a.transmit(m, rerrBytes(len(lost)), nil, a.jitter())
+}
+
+// errorNoRoute tells the source of a packet this node cannot forward
+// (RFC 3561 §6.11 (ii); ns-3.37's SendRerrWhenNoRouteToForward, which
+// neither delays nor counts it).
+func (a *aodv) errorNoRoute(dst, src network.NodeID) {
+	a.rateWindow()
+	if a.rerrs >= a.p.RERRRateLimit {
+		return
+	}
+	var seq uint32
+	if rt := a.lookup(dst); rt != nil {
+		seq = rt.seq
+	}
+	m := &aodvMsg{kind: RERR, ttl: 1, unreachable: []unreachableDst{{dst, seq}}}
+	if back := a.valid(src); back != nil {
+		a.transmit(m, rerrBytes(1), a.node(back.next), 0)
+		return
+	}
+	a.transmit(m, rerrBytes(1), nil, 0)
+}
+
+// recvError handles a route error from neighbour from (RFC 3561 §6.12):
+// the listed destinations this node reaches through from are lost too;
+// their precursors hear of it.
+func (a *aodv) recvError(m *aodvMsg, from network.NodeID) {
+	var lost []unreachableDst
+	var pre []network.NodeID
+	for _, u := range m.unreachable {
+		rt := a.lookup(u.dst)
+		if rt == nil || rt.next != from {
+			continue
+		}
+		lost = append(lost, u)
+		for _, x := range rt.precursors {
+			if !slices.Contains(pre, x) {
+				pre = append(pre, x)
+			}
+		}
+	}
+	if len(lost) == 0 {
+		return
+	}
+	a.sendError(lost, pre)
+	a.invalidate(lost)
+}
+
+// sortedDsts lists the table's destinations in address order, the order
+// ns-3.37's table (a std::map by address) visits them.
+func (a *aodv) sortedDsts() []network.NodeID {
+	return slices.Sorted(maps.Keys(a.table))
+}

@@ -1,0 +1,306 @@
+package routing
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+	"github.com/tcplab/tcplab/traffic"
+	"github.com/tcplab/tcplab/wireless"
+)
+
+// sent is one control message put on the air, as the tests read it.
+type sent struct {
+	at       sim.Time
+	from, to string // "*": broadcast
+	kind     string
+	ttl      int
+	hops     int
+}
+
+func (s sent) String() string {
+	return fmt.Sprintf("%v %s→%s %s ttl=%d hops=%d", s.at, s.from, s.to, s.kind, s.ttl, s.hops)
+}
+
+// testLine is AODV on n nodes a..., 200 m apart on an 802.11b channel:
+// each decodes its neighbours only.
+type testLine struct {
+	net    *network.Net
+	ch     *wireless.Channel
+	nodes  []*network.Node
+	rt     []*aodv
+	stats  *Stats
+	sink   *traffic.UDPSink
+	frames []sent
+}
+
+func newLine(t *testing.T, n int, p *AODVParams, at ...float64) *testLine {
+	t.Helper()
+	l := &testLine{net: network.New(1), stats: NewStats("aodv")}
+	ch, err := wireless.NewChannel(l.net, wireless.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.ch = ch
+	for i := range n {
+		nd := l.net.AddNode(string(rune('a' + i)))
+		x := float64(i) * 200
+		if i < len(at) {
+			x = at[i]
+		}
+		ch.Attach(nd, x, 0)
+		l.nodes = append(l.nodes, nd)
+	}
+	if err := ch.Build(); err != nil {
+		t.Fatal(err)
+	}
+	for _, nd := range l.nodes {
+		r := newAODV(p, nd, l.stats)
+		nd.SetRouter(r)
+		l.rt = append(l.rt, r)
+	}
+	ch.SetTracer(l)
+	l.net.ComputeRoutes()
+	l.sink = traffic.NewUDPSink(l.net)
+	return l
+}
+
+// Frame implements wireless.FrameTracer: it keeps the control messages.
+func (l *testLine) Frame(e *wireless.FrameEvent) {
+	if e.Kind != "data" || e.Packet.Proto != network.Control || e.Retry {
+		return
+	}
+	m := e.Packet.Body.(*aodvMsg)
+	to := "*"
+	if e.To != network.Broadcast {
+		to = l.nodes[e.To].Name
+	}
+	k := m.kind.String()
+	if m.hello {
+		k = "hello"
+	}
+	l.frames = append(l.frames, sent{at: sim.Time(e.Start), from: l.nodes[e.From].Name, to: to, kind: k, ttl: m.ttl, hops: m.hops})
+}
+
+// send has node from send a datagram to node to at time at.
+func (l *testLine) send(at sim.Time, from, to int) {
+	l.net.Sched.At(at, func() {
+		p := l.net.Alloc()
+		p.Proto, p.Src, p.Dst, p.Port, p.Size, p.Payload = network.UDP, l.nodes[from].ID, l.nodes[to].ID, l.sink.Port, 1052, 1024
+		l.nodes[from].Send(p)
+	})
+}
+
+// quiet is AODV without hellos or jitter, so that a trace shows the
+// mechanism alone.
+func quiet() *AODVParams {
+	p := DefaultAODV()
+	p.Hello, p.Jitter = false, 0
+	return p
+}
+
+// within reports whether a frame went on the air at want, allowing for the
+// MAC's access delay (DIFS and a backoff: under 1 ms here).
+func within(got, want sim.Time) bool { return got >= want && got < want+sim.Millisecond }
+
+func TestDiscoveryWidensTheRingUntilTheDestinationAnswers(t *testing.T) {
+	// a-b-c: the first request (TTL 1) reaches b only, which does not
+	// forward it; 2·40 ms·(1+2) = 240 ms later the ring widens to TTL 3, b
+	// forwards it, c answers along the reverse route and a sends.
+	l := newLine(t, 3, quiet())
+	l.send(0, 0, 2)
+	l.net.Run(sim.Second)
+	want := []struct {
+		at       sim.Time
+		from, to string
+		kind     string
+		ttl      int
+		hops     int
+	}{
+		{0, "a", "*", "rreq", 1, 0},
+		{240 * sim.Millisecond, "a", "*", "rreq", 3, 0},
+		{240 * sim.Millisecond, "b", "*", "rreq", 2, 1},
+		{240 * sim.Millisecond, "c", "b", "rrep", 2, 0},
+		{240 * sim.Millisecond, "b", "a", "rrep", 1, 1},
+	}
+	if len(l.frames) != len(want) {
+		t.Fatalf("control frames:\n%v\nwant %d", l.frames, len(want))
+	}
+	for i, w := range want {
+		g := l.frames[i]
+		if !within(g.at, w.at) && !(i > 1 && g.at > w.at && g.at < w.at+10*sim.Millisecond) || g.from != w.from || g.to != w.to || g.kind != w.kind || g.ttl != w.ttl || g.hops != w.hops {
+			t.Errorf("frame %d: %v, want %+v", i, g, w)
+		}
+	}
+	if l.sink.Packets != 1 {
+		t.Errorf("delivered %d datagrams, want the one that waited", l.sink.Packets)
+	}
+	// The routes: a→c via b in 2 hops, b's to c has precursor a.
+	if rt := l.rt[0].valid(l.nodes[2].ID); rt == nil || rt.next != l.nodes[1].ID || rt.hops != 2 {
+		t.Errorf("a's route to c: %+v", rt)
+	}
+	if rt := l.rt[1].valid(l.nodes[2].ID); rt == nil || len(rt.precursors) != 1 || rt.precursors[0] != l.nodes[0].ID {
+		t.Errorf("b's route to c should have a as its precursor: %+v", rt)
+	}
+	if rt := l.rt[1].valid(l.nodes[0].ID); rt == nil || len(rt.precursors) != 1 || rt.precursors[0] != l.nodes[2].ID {
+		t.Errorf("b's route to a should have c as its precursor: %+v", rt)
+	}
+	if l.stats.Discoveries != 1 || l.stats.Of(RREQ).Packets != 3 || l.stats.Of(RREP).Packets != 2 {
+		t.Errorf("stats: %d discoveries, %+v requests, %+v replies", l.stats.Discoveries, l.stats.Of(RREQ), l.stats.Of(RREP))
+	}
+}
+
+func TestAnIntermediateNodeRepliesFromItsRouteAndTellsTheDestination(t *testing.T) {
+	// a-b-c-d. b first finds d (TTL 1 fails, TTL 3 reaches d). Then a asks
+	// for d: b holds a fresh route, answers a itself (RREP hops 2) and
+	// sends d a gratuitous reply naming a (RFC 3561 §6.6.2-3); the request
+	// goes no farther than b.
+	l := newLine(t, 4, quiet())
+	l.send(0, 1, 3)
+	l.send(sim.Second, 0, 3)
+	l.net.Run(2 * sim.Second)
+	var after []sent
+	for _, f := range l.frames {
+		if f.at >= sim.Second {
+			after = append(after, f)
+		}
+	}
+	want := []string{"a→* rreq ttl=1 hops=0", "b→a rrep ttl=1 hops=2", "b→c rrep ttl=2 hops=1", "c→d rrep ttl=1 hops=2"}
+	if len(after) != len(want) {
+		t.Fatalf("frames after 1 s:\n%v\nwant %v", after, want)
+	}
+	for i, w := range want {
+		if got := fmt.Sprintf("%s→%s %s ttl=%d hops=%d", after[i].from, after[i].to, after[i].kind, after[i].ttl, after[i].hops); got != w {
+			t.Errorf("frame %d: %s, want %s", i, got, w)
+		}
+	}
+	if l.sink.Packets != 2 {
+		t.Errorf("delivered %d, want 2", l.sink.Packets)
+	}
+	// d learnt the way back to a from the gratuitous reply.
+	if rt := l.rt[3].valid(l.nodes[0].ID); rt == nil || rt.hops != 3 || rt.next != l.nodes[2].ID {
+		t.Errorf("d's route to a: %+v", rt)
+	}
+}
+
+// blackout drops every frame a radio receives from a time on: the node is
+// gone as far as the channel can tell.
+type blackout struct{ from sim.Time }
+
+func (b blackout) Drop(_ *network.Packet, now sim.Time) network.DropCause {
+	if now >= b.from {
+		return network.ChannelError
+	}
+	return network.NotDropped
+}
+
+func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
+	// a-b-c: a sends to c every 100 ms. From 1 s c hears nothing: b's MAC
+	// gives up on the next datagram after 7 tries, b declares c
+	// unreachable and unicasts a route error to a, its precursor; a's
+	// route is invalid, and its next datagram starts a discovery from the
+	// last hop count (TTL 2 + 1 = 3).
+	l := newLine(t, 3, quiet())
+	l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{sim.Second}
+	for i := range 15 {
+		l.send(sim.Time(i)*100*sim.Millisecond, 0, 2)
+	}
+	l.net.Run(1500 * sim.Millisecond)
+	var rerr, rreqAfter []sent
+	for _, f := range l.frames {
+		switch {
+		case f.kind == "rerr":
+			rerr = append(rerr, f)
+		case f.kind == "rreq" && f.at > sim.Second && f.from == "a":
+			rreqAfter = append(rreqAfter, f)
+		}
+	}
+	if len(rerr) != 1 || rerr[0].from != "b" || rerr[0].to != "a" {
+		t.Fatalf("route errors: %v, want one from b to a", rerr)
+	}
+	if l.stats.LinkBreaks != 1 {
+		t.Errorf("link breaks: %d, want 1", l.stats.LinkBreaks)
+	}
+	if rt := l.rt[0].lookup(l.nodes[2].ID); rt == nil || rt.state == valid {
+		t.Errorf("a's route to c after the error: %+v, want not valid", rt)
+	}
+	if len(rreqAfter) == 0 || rreqAfter[0].ttl != 3 || rreqAfter[0].at < rerr[0].at {
+		t.Errorf("a's next request: %v, want one with TTL 3 after the error", rreqAfter)
+	}
+	if l.net.Drops[network.RetryLimit] < 1 {
+		t.Errorf("no retry-limit drop: %v", l.net.Drops)
+	}
+}
+
+func TestAnUnreachableDestinationIsGivenUpAfterTheLastRetry(t *testing.T) {
+	// a alone (b 400 m away, out of range). Requests with TTL 1, 3, 5, 7,
+	// then 35 twice (ns-3.37's two retries at the diameter), each after
+	// the previous one's wait: 240, 400, 560, 720, 2800, then 5600 ms
+	// before giving up; the waiting datagrams are dropped as no route.
+	l := newLine(t, 2, quiet(), 0, 400)
+	l.send(0, 0, 1)
+	l.send(sim.Millisecond, 0, 1)
+	l.net.Run(20 * sim.Second)
+	wantAt := []sim.Time{0, 240, 640, 1200, 1920, 4720}
+	wantTTL := []int{1, 3, 5, 7, 35, 35}
+	if len(l.frames) != len(wantAt) {
+		t.Fatalf("frames: %v, want %d requests", l.frames, len(wantAt))
+	}
+	for i, f := range l.frames {
+		if f.kind != "rreq" || f.ttl != wantTTL[i] || !within(f.at, wantAt[i]*sim.Millisecond) {
+			t.Errorf("request %d: %v, want TTL %d at %d ms", i, f, wantTTL[i], wantAt[i])
+		}
+	}
+	if l.net.Drops[network.NoRoute] != 2 || l.stats.Failed != 1 || l.stats.Discoveries != 1 {
+		t.Errorf("no-route drops %d, failed %d, discoveries %d; want 2, 1, 1",
+			l.net.Drops[network.NoRoute], l.stats.Failed, l.stats.Discoveries)
+	}
+}
+
+func TestHellosKeepNeighboursAndTheirLossBreaksTheLink(t *testing.T) {
+	// Hellos on, no link feedback, no data: a and b hear each other's
+	// hellos every second. b goes silent at 3 s; a, hearing no hello for
+	// 2 s, purges b as a broken link.
+	p := DefaultAODV()
+	p.LinkFeedback = false
+	l := newLine(t, 2, p)
+	l.ch.RadioOf(l.nodes[0]).PHYLoss = blackout{3 * sim.Second}
+	l.net.Run(8 * sim.Second)
+	hellos := 0
+	for _, f := range l.frames {
+		if f.kind == "hello" && f.from == "a" {
+			hellos++
+		}
+	}
+	if hellos < 7 || hellos > 8 {
+		t.Errorf("a sent %d hellos in 8 s, want one a second", hellos)
+	}
+	if l.stats.LinkBreaks != 1 {
+		t.Errorf("link breaks %d, want 1 (a loses b)", l.stats.LinkBreaks)
+	}
+	if rt := l.rt[0].valid(l.nodes[1].ID); rt != nil {
+		t.Errorf("a still has a valid route to b: %+v", rt)
+	}
+}
+
+func TestTheBufferDropsItsOldestWhenFullAndExpiredPackets(t *testing.T) {
+	net := network.New(1)
+	b := buffer{net: net, limit: 2, maxAge: sim.Second}
+	mk := func(dst network.NodeID) *network.Packet { p := net.Alloc(); p.Dst = dst; return p }
+	b.add(mk(1))
+	b.add(mk(2))
+	b.add(mk(1)) // full: the first goes
+	if net.Drops[network.RouteBufferFull] != 1 || len(b.items) != 2 || b.items[0].p.Dst != 2 {
+		t.Fatalf("after overflow: drops %v, items %d", net.Drops, len(b.items))
+	}
+	net.Sched.At(2*sim.Second, func() {
+		if b.has(1) {
+			t.Error("an expired packet is still waiting")
+		}
+	})
+	net.Run(3 * sim.Second)
+	if net.Drops[network.RouteTimeout] != 2 {
+		t.Errorf("timeouts %d, want 2", net.Drops[network.RouteTimeout])
+	}
+}
