@@ -304,3 +304,31 @@ func TestTheBufferDropsItsOldestWhenFullAndExpiredPackets(t *testing.T) {
 		t.Errorf("timeouts %d, want 2", net.Drops[network.RouteTimeout])
 	}
 }
+
+func TestALinkThatBreaksByMovingApartIsSeenThroughTheMAC(t *testing.T) {
+	// a-b-c, c drives away from b at 50 m/s (out of b's 250 m at 1 s).
+	// a sends to c every 50 ms; when b's MAC gives up on a datagram, b
+	// breaks the link and warns a; a's new discoveries find no c.
+	l := newLine(t, 3, quiet())
+	l.ch.SetMobility(l.ch.RadioOf(l.nodes[2]), (&wireless.ConstantVelocity{VX: 50}).NewMobility(400, 0, true, nil), 0)
+	for i := range 60 {
+		l.send(sim.Time(i)*50*sim.Millisecond, 0, 2)
+	}
+	l.net.Run(20 * sim.Second)
+	var rerrAt sim.Time
+	for _, f := range l.frames {
+		if f.kind == "rerr" && f.from == "b" && f.to == "a" {
+			rerrAt = f.at
+			break
+		}
+	}
+	if rerrAt < sim.Second || rerrAt > 1200*sim.Millisecond {
+		t.Errorf("b's route error at %v, want just after 1 s, when c leaves its range", rerrAt)
+	}
+	if l.sink.Packets < 15 || l.sink.Packets > 21 {
+		t.Errorf("c received %d datagrams, want those sent in its first second (about 20)", l.sink.Packets)
+	}
+	if l.stats.Failed < 1 || l.net.Drops[network.NoRoute] == 0 {
+		t.Errorf("failed discoveries %d, no-route drops %d: a should give c up", l.stats.Failed, l.net.Drops[network.NoRoute])
+	}
+}

@@ -111,6 +111,37 @@ routing:
 			`x.yaml:7: routing.ttl_threshold: 40 is beyond the network diameter 35`,
 			`x.yaml:8: routing.helo: unknown field (did you mean "hello"?)`,
 		}},
+		{"bad mobility", `duration: 10s
+nodes: [{name: "n{i}", count: 3}, far]
+wireless:
+  nodes: [{node: n1, x: 0m, y: 0m}, {node: far, x: 5000m, y: 0m}]
+  mobility:
+    - {node: far, model: random_waypoint, area: {width: 1500, height: 300}, max_speed: 20, pause: 1s}
+    - {nodes: "n{i}", count: 3, model: random_waypoint, area: {width: 1500, height: 300}, max_speed: 0, pause: 60s}
+    - {node: n9, model: teleport}
+`, []string{
+			`x.yaml:6: wireless.mobility[0]: node "far" is placed at (5000 m, 0 m), outside the mobility area`,
+			`x.yaml:7: wireless.mobility[1].max_speed: a non-positive speed (0 m/s): nodes would never move`,
+			`x.yaml:8: wireless.mobility[2].model: unknown mobility model "teleport" (have constant_velocity, random_waypoint)`,
+		}},
+		{"mobility pause longer than the run", `duration: 10s
+nodes: [{name: "n{i}", count: 3}]
+wireless:
+  mobility:
+    - nodes: "n{i}"
+      count: 3
+      model: random_waypoint
+      area: {width: 1500, height: 300}
+      max_speed: 20
+      pause: 60s
+`, []string{`x.yaml:10: wireless.mobility[0].pause: 1m0s is longer than the run (10s): no node would ever move`}},
+		{"a moving node with nowhere to start", `duration: 10s
+nodes: [a, b]
+wireless:
+  nodes: [{node: a, x: 0m, y: 0m}]
+  mobility:
+    - {node: b, model: constant_velocity, vx: 5}
+`, []string{`x.yaml:6: wireless.mobility[0].node: node "b" has no position for constant_velocity to start from (place it under wireless.line or wireless.nodes)`}},
 		{"unknown tcp field", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]

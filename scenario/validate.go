@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/tcplab/tcplab/sim"
@@ -71,7 +72,7 @@ func (s *Scenario) check(r *reporter) {
 	}
 
 	if s.Wireless != nil {
-		s.Wireless.check(r, nodes, adj)
+		s.Wireless.check(r, nodes, adj, s.Duration, fileDir(s.File))
 	}
 	if s.Routing != nil {
 		s.Routing.check(r, s.Wireless)
@@ -178,4 +179,13 @@ func components(adj [][]int) []int {
 		}
 	}
 	return comp
+}
+
+// fileDir is the directory files named in the scenario are read from:
+// the scenario file's.
+func fileDir(file string) string {
+	if file == "" {
+		return ""
+	}
+	return filepath.Dir(file)
 }

@@ -51,6 +51,12 @@ type WirelessSpec struct {
 	Line         *LineSpec   `yaml:"line"`
 	Nodes        []Placed    `yaml:"nodes"`
 	Loss         []RadioLoss `yaml:"loss"`
+	// Mobility moves nodes (mobility.go); Movements reads an ns-2
+	// movement file; MobilityStep bounds how stale a moving
+	// transmitter's view of who hears it may be (default 10ms; 0: none).
+	Mobility     []MobilitySpec `yaml:"mobility"`
+	Movements    *MovementsSpec `yaml:"movements"`
+	MobilityStep sim.Time       `yaml:"mobility_step"`
 	origin
 }
 
@@ -121,7 +127,7 @@ func (w *WirelessSpec) config() (wireless.Config, error) {
 
 // check fills defaults and reports bad settings, positions and names;
 // it returns the adjacency of the placed nodes (within decode range).
-func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
+func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int, duration sim.Time, dir string) {
 	def := func(key string, v *Bandwidth, x float64) {
 		if !w.has(key) {
 			*v = Bandwidth(x)
@@ -202,9 +208,37 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int) {
 			}
 		}
 	}
+	if !w.has("mobility_step") {
+		w.MobilityStep = 10 * sim.Millisecond
+	}
+	where := map[string]Placed{}
+	for _, p := range ps {
+		where[p.Node] = p
+	}
+	w.checkMobility(r, nodes, where, duration, dir)
 	placed := map[string]bool{}
 	for _, p := range ps {
 		placed[p.Node] = true
+	}
+	if movers := w.movers(); len(movers) > 0 {
+		// Nodes that move meet and part: any radio may reach any other
+		// in the run, so none is unreachable at the start.
+		var radios []int
+		for _, m := range movers {
+			placed[m.node] = true
+		}
+		for name := range placed {
+			if i, ok := nodes[name]; ok {
+				radios = append(radios, i)
+			}
+		}
+		for _, a := range radios {
+			for _, b := range radios {
+				if a != b {
+					adj[a] = append(adj[a], b)
+				}
+			}
+		}
 	}
 	for i := range w.Loss {
 		l := &w.Loss[i]
@@ -231,9 +265,24 @@ func buildWireless(net *network.Net, w *WirelessSpec, nodes map[string]*network.
 	if err != nil {
 		return nil, err
 	}
+	where := map[string]*wireless.Radio{}
 	for _, p := range w.positions() {
 		r := ch.Attach(nodes[p.Node], float64(p.X), float64(p.Y))
 		r.Queue = newQueue(net, &w.Queue, "wifi/"+p.Node, cfg.Rate)
+		where[p.Node] = r
+	}
+	for _, m := range w.movers() {
+		r, placed := where[m.node]
+		var mob wireless.Mobility
+		if placed {
+			mob = m.make(r.X, r.Y, true, net)
+		} else {
+			mob = m.make(0, 0, false, net)
+			x, y := mob.Position(0)
+			r = ch.Attach(nodes[m.node], x, y)
+			r.Queue = newQueue(net, &w.Queue, "wifi/"+m.node, cfg.Rate)
+		}
+		ch.SetMobility(r, mob, w.MobilityStep)
 	}
 	if err := ch.Build(); err != nil {
 		return nil, err

@@ -110,6 +110,12 @@ type Channel struct {
 	// Derived durations (ns).
 	ackDur, ctsDur, rtsDur, eifs, respTimeout int64
 	bcastRate                                 float64 // group-addressed frames
+
+	// Mobility: with a moving radio, a transmitter's hearers are worked
+	// out again when its list is older than step (mobility.go).
+	moving bool
+	step   int64
+	reach2 float64 // the sensing reach, squared
 }
 
 // NewChannel makes an empty channel on net; Attach radios, then Build.
@@ -174,6 +180,15 @@ func (e *OverlapError) Error() string {
 	return fmt.Sprintf("nodes %s and %s are at the same position", e.A, e.B)
 }
 
+// SetMobility makes r move as m from the start; a radio that moves has
+// its hearers worked out again as it transmits, at most step apart (0:
+// at every transmission).
+func (c *Channel) SetMobility(r *Radio, m Mobility, step sim.Time) {
+	r.mob = m
+	r.X, r.Y = m.Position(0)
+	c.moving, c.step = true, int64(step)
+}
+
 // Build works out who hears whom: for every radio, the radios its signal
 // reaches above the sensitivity (with received power and propagation
 // delay) and the neighbours that can decode it. Only radios in nearby
@@ -182,6 +197,7 @@ func (e *OverlapError) Error() string {
 func (c *Channel) Build() error {
 	cfg := c.cfg
 	reach := Reach(cfg.Propagation, cfg.TxPower, cfg.Sensitivity)
+	c.reach2 = reach * reach
 	cell := math.Max(reach, 1)
 	type key struct{ x, y int64 }
 	grid := map[key][]*Radio{}
@@ -283,6 +299,9 @@ func (c *Channel) SetTracer(t FrameTracer) { c.tracer = t }
 // transmit puts frame f on the air from r for dur ns.
 func (c *Channel) transmit(r *Radio, f frame, dur int64) {
 	now := int64(c.net.Now())
+	if c.moving && now-r.hearsAt >= c.step {
+		c.rehear(r, now)
+	}
 	if c.tracer != nil {
 		e := &c.ev
 		*e = FrameEvent{Kind: kindNames[f.kind], From: r.Node.ID, To: network.Broadcast, NAV: f.nav, Seq: f.seq,
@@ -307,5 +326,38 @@ func (c *Channel) transmit(r *Radio, f frame, dur int64) {
 		s.f, s.to, s.mw, s.begun = f, h.r, h.mw, false
 		s.start, s.end = now+h.delay, now+h.delay+dur
 		s.t.Arm(sim.Time(s.start))
+	}
+}
+
+// rehear works out again, at time now, which radios hear a and how
+// strongly, with every radio where its mobility has taken it. Moving
+// radios are few hundred at most here, so every radio is compared.
+func (c *Channel) rehear(a *Radio, now int64) {
+	t := sim.Time(now)
+	for _, b := range c.radios {
+		if b.mob != nil && b.posAt != now {
+			b.X, b.Y = b.mob.Position(t)
+			b.posAt = now
+		}
+	}
+	a.hears, a.maxDelay, a.hearsAt = a.hears[:0], 0, now
+	cfg := &c.cfg
+	for _, b := range c.radios {
+		if b == a {
+			continue
+		}
+		dx, dy := a.X-b.X, a.Y-b.Y
+		d2 := dx*dx + dy*dy
+		if d2 > c.reach2 {
+			continue
+		}
+		d := math.Max(math.Sqrt(d2), 0.01) // two nodes passing through one point
+		pr := cfg.Propagation.RxPower(cfg.TxPower, d)
+		if pr < cfg.Sensitivity {
+			continue
+		}
+		delay := int64(math.Round(d / lightSpeed * 1e9))
+		a.hears = append(a.hears, hearing{r: b, mw: dBmToMW(pr), delay: delay})
+		a.maxDelay = max(a.maxDelay, delay)
 	}
 }

@@ -46,6 +46,9 @@ type Radio struct {
 	held     *network.Packet     // a broadcast's packet until its receivers have it
 	maxDelay int64               // the longest propagation delay to a radio that hears this one
 	release  sim.Timer
+	mob      Mobility // nil: the radio stays where it was placed
+	posAt    int64    // X, Y are the position at this time
+	hearsAt  int64    // hears was worked out at this time
 	cw       int
 	slots    int   // backoff slots left, counted from idleAt + ifs
 	busy     bool  // the MAC's view of the medium, last evaluated

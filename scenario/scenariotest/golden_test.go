@@ -50,6 +50,8 @@ func TestOutputsUnchanged(t *testing.T) {
 		}
 		got["example/"+filepath.Base(f)] = Run(t, load(t, f))
 	}
+	// On-demand routing on the 802.11b chain (the manet example moves).
+	got["wifi-chain/aodv"] = Run(t, load(t, "../../examples/wifi-chain.yaml", "routing=aodv"))
 	for _, v := range tcp.VariantNames() {
 		for _, seed := range []string{"1", "2"} {
 			got["variants/"+v+"/seed"+seed] = Run(t, load(t, "../../examples/dumbbell-lossy-variants.yaml",
