@@ -20,6 +20,7 @@ $node_(0) set Z_ 0.0
 $god_ set-dist 0 1 1
 $ns_ at 1.0 "$node_(0) setdest 100.0 0.0 10.0"
 $ns_ at 3.0 "$node_(0) setdest 0.0 0.0 5.0"
+$ns_ at 8.0 "$node_(0) setdest 50.0 50.0 0.0"
 $ns_ at 9.5 "$god_ set-dist 0 1 2"
 $node_(1) set X_ 7
 $node_(1) set Y_ 8
@@ -34,7 +35,7 @@ $node_(1) set Y_ 8
 		x, y float64
 	}{
 		{0, 0, 0}, {1, 0, 0}, {2, 10, 0}, {3, 20, 0}, // heading for 100 m at 10 m/s, until 3 s
-		{5, 10, 0}, {7, 0, 0}, {20, 0, 0}, // then back at 5 m/s, arriving at 7 s, and still
+		{5, 10, 0}, {7, 0, 0}, {20, 0, 0}, // then back at 5 m/s, arriving at 7 s; speed 0 at 8 s stops it there
 	}
 	for _, c := range cases {
 		x, y := m.Position(sim.Time(c.at * 1e9))
@@ -49,7 +50,7 @@ $node_(1) set Y_ 8
 
 func TestBadMovementLinesAreNamed(t *testing.T) {
 	cases := []struct{ name, file, want string }{
-		{"speed 0", "$node_(0) set X_ 1\n$ns_ at 2 \"$node_(0) setdest 5 5 0\"\n", "line 2: a non-positive speed 0 m/s"},
+		{"negative speed", "$node_(0) set X_ 1\n$ns_ at 2 \"$node_(0) setdest 5 5 -3\"\n", "line 2: a negative speed -3 m/s"},
 		{"unknown", "$node_(0) set X_ 1\n\nset val(x) 3\n", "line 3: not a movement line"},
 		{"bad number", "$node_(3) set Y_ abc\n", `line 1: bad Y_ "abc"`},
 	}

@@ -21,7 +21,8 @@ type Movements struct {
 }
 
 // Move is "$ns_ at T "$node_(i) setdest X Y S"": from time T, head for
-// (X, Y) at S m/s; a later move takes over from wherever the node is.
+// (X, Y) at S m/s (0: stop where it is, as ns-2 does); a later move takes
+// over from wherever the node is.
 type Move struct {
 	At          sim.Time
 	X, Y, Speed float64
@@ -96,8 +97,9 @@ func ParseMovements(r io.Reader) (map[int]*Movements, error) {
 			if t < 0 {
 				return nil, &MovementError{n, fmt.Sprintf("negative time %g", t)}
 			}
-			if xyz[2] <= 0 {
-				return nil, &MovementError{n, fmt.Sprintf("a non-positive speed %g m/s", xyz[2])}
+			if xyz[2] < 0 {
+				// Speed 0 is setdest's own way to stop a node.
+				return nil, &MovementError{n, fmt.Sprintf("a negative speed %g m/s", xyz[2])}
 			}
 			mv := get(i)
 			mv.Moves = append(mv.Moves, Move{At: sim.Time(math.Round(t * 1e9)), X: xyz[0], Y: xyz[1], Speed: xyz[2], Line: n})
