@@ -64,7 +64,7 @@ func TestJSONContractIsDocumented(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"accuracy", "a_rlwl", "ecn_reductions", "completion_seconds", "channel_error", "wireless", "missed_acks", "agents", "splits", "nmse"} {
+	for _, must := range []string{"accuracy", "a_rlwl", "ecn_reductions", "completion_seconds", "channel_error", "wireless", "missed_acks", "agents", "splits", "nmse", "routing", "link_breaks", "broken_link"} {
 		if !seen[must] {
 			t.Errorf("no example produced %q: the check above does not cover it", must)
 		}

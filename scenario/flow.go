@@ -148,13 +148,8 @@ type AppSpec struct {
 }
 
 func (a *AppSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
-	if n.Kind == yaml.ScalarNode {
-		if s, ok := d.scalar(n, path); ok {
-			a.Type = s
-			a.line, a.path = n.Line, path
-			a.Params, a.known = traffic.Apps.New(s)
-			a.node = n
-		}
+	if kind, ok := decodeByName(d, n, path, &a.origin, traffic.Apps, &a.Params, &a.part); ok {
+		a.Type = kind
 		return
 	}
 	decodePart(d, n, path, reflect.ValueOf(a).Elem(), "type", "bulk", traffic.Apps, &a.Params, &a.part)

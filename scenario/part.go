@@ -61,6 +61,23 @@ func decodePart[P component.Params](d *decoder, n *yaml.Node, path string, commo
 	}
 }
 
+// decodeByName decodes a part written as its kind's bare name ("app:
+// cbr", "routing: aodv"): the kind with its default parameters. It
+// reports false, doing nothing, if n is not a scalar.
+func decodeByName[P component.Params](d *decoder, n *yaml.Node, path string, o *origin,
+	reg *component.Registry[P], params *P, pt *part) (string, bool) {
+	if n.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	s, ok := d.scalar(n, path)
+	if ok {
+		o.line, o.path = n.Line, path
+		*params, pt.known = reg.New(s)
+		pt.node = n
+	}
+	return s, true
+}
+
 // checkPart reports an unknown kind (unknown, e.g. "unknown queue type"),
 // keys the kind does not take (allowed: prefix and its parameters),
 // required keys not written, and, if none is missing, what the kind's

@@ -22,13 +22,8 @@ type RoutingSpec struct {
 }
 
 func (s *RoutingSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
-	if n.Kind == yaml.ScalarNode {
-		if v, ok := d.scalar(n, path); ok {
-			s.Protocol = v
-			s.line, s.path = n.Line, path
-			s.Params, s.known = routing.Protocols.New(v)
-			s.node = &yaml.Node{Kind: yaml.MappingNode, Line: n.Line}
-		}
+	if kind, ok := decodeByName(d, n, path, &s.origin, routing.Protocols, &s.Params, &s.part); ok {
+		s.Protocol = kind
 		return
 	}
 	decodePart(d, n, path, reflect.ValueOf(s).Elem(), "protocol", "static", routing.Protocols, &s.Params, &s.part)
