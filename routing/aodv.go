@@ -170,7 +170,7 @@ type aodv struct {
 
 	seq    uint32 // own sequence number
 	rreqID uint32
-	table  map[network.NodeID]*route
+	table  routeTable
 	seen   map[rreqKey]sim.Time // (originator, id) of requests seen, until when
 	nbrs   []neighbour
 	buf    buffer
@@ -193,7 +193,7 @@ func newAODV(p *AODVParams, nd *network.Node, stats *Stats) *aodv {
 	net := nd.Net()
 	a := &aodv{p: p, nd: nd, net: net, radio: nd.Radio(), stats: stats,
 		rng:   net.Stream("routing/" + nd.Name),
-		table: map[network.NodeID]*route{}, seen: map[rreqKey]sim.Time{},
+		table: make(routeTable, len(net.Nodes)), seen: map[rreqKey]sim.Time{},
 		buf: buffer{net: net, limit: p.QueueLen, maxAge: p.QueueTime}}
 	a.hello.Init(net.Sched, a.helloCheck)
 	a.purge.Init(net.Sched, a.purgeNeighbours)

@@ -46,7 +46,7 @@ func (a *aodv) request(dst network.NodeID) {
 			rt.rreqCnt++
 		}
 		m.unknownSeq = true
-		a.table[dst] = rt
+		a.table.set(rt)
 	}
 	a.seq++
 	a.rreqID++
@@ -90,7 +90,7 @@ func (a *aodv) retryExpired(dst network.NodeID) {
 	if rt != nil && rt.state == inSearch {
 		a.stats.Failed++
 	}
-	delete(a.table, dst)
+	a.table.del(dst)
 	a.buf.drop(dst, network.NoRoute)
 }
 
@@ -117,7 +117,7 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 	if back == nil {
 		back = &route{dst: m.orig, next: from, hops: hops, seq: m.origSeq, validSeq: true, state: valid,
 			expires: a.now() + minLife}
-		a.table[m.orig] = back
+		a.table.set(back)
 	} else {
 		if back.validSeq {
 			if int32(m.origSeq-back.seq) > 0 {
@@ -133,7 +133,7 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 	// The one-hop route to the neighbour that sent it.
 	nb := a.lookup(from)
 	if nb == nil {
-		a.table[from] = &route{dst: from, next: from, hops: 1, state: valid, expires: a.now() + p.ActiveRouteTimeout}
+		a.table.set(&route{dst: from, next: from, hops: 1, state: valid, expires: a.now() + p.ActiveRouteTimeout})
 	} else {
 		nb.validSeq, nb.next, nb.hops, nb.state = false, from, 1, valid
 		nb.expires = a.now() + p.ActiveRouteTimeout
@@ -221,7 +221,7 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 	case toDst == nil:
 		toDst = &route{}
 		a.adopt(toDst, &fresh)
-		a.table[m.dst] = toDst
+		a.table.set(toDst)
 	case m.orig == a.nd.ID && toDst.state == inSearch:
 		a.adopt(toDst, &fresh)
 		toDst.retry.Cancel()
@@ -296,8 +296,8 @@ func (a *aodv) sendHello() {
 func (a *aodv) recvHello(m *aodvMsg, from network.NodeID) {
 	rt := a.lookup(m.dst)
 	if rt == nil {
-		a.table[m.dst] = &route{dst: m.dst, next: m.dst, hops: 1, seq: m.dstSeq, validSeq: true, state: valid,
-			expires: a.now() + m.lifetime}
+		a.table.set(&route{dst: m.dst, next: m.dst, hops: 1, seq: m.dstSeq, validSeq: true, state: valid,
+			expires: a.now() + m.lifetime})
 	} else {
 		rt.expires = a.now() + max(m.lifetime, a.remaining(rt))
 		rt.validSeq, rt.seq, rt.state, rt.next, rt.hops = true, m.dstSeq, valid, m.dst, 1

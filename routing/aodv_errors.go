@@ -1,7 +1,6 @@
 package routing
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/tcplab/tcplab/network"
@@ -26,7 +25,7 @@ func (a *aodv) linkBroken(nb network.NodeID) {
 		lost = append(lost, unreachableDst{nb, rt.seq})
 		addPre(rt)
 	}
-	for _, dst := range a.sortedDsts() {
+	for _, dst := range a.table.dsts() {
 		rt := a.lookup(dst)
 		if rt == nil || dst == nb || rt.next != nb {
 			continue
@@ -107,10 +106,4 @@ func (a *aodv) recvError(m *aodvMsg, from network.NodeID) {
 	}
 	a.sendError(lost, pre)
 	a.invalidate(lost)
-}
-
-// sortedDsts lists the table's destinations in address order, the order
-// ns-3.37's table (a std::map by address) visits them.
-func (a *aodv) sortedDsts() []network.NodeID {
-	return slices.Sorted(maps.Keys(a.table))
 }

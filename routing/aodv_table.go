@@ -31,11 +31,47 @@ type route struct {
 	retry      *sim.Timer // the discovery's retry timer, once one ran
 }
 
+// routeTable is a node's routing table, by destination: a slice indexed
+// by node ID, as IDs are dense.
+type routeTable []*route
+
+func (t routeTable) get(dst network.NodeID) *route {
+	if int(dst) < len(t) {
+		return t[dst]
+	}
+	return nil
+}
+
+func (t *routeTable) set(rt *route) {
+	for int(rt.dst) >= len(*t) {
+		*t = append(*t, nil)
+	}
+	(*t)[rt.dst] = rt
+}
+
+func (t routeTable) del(dst network.NodeID) {
+	if int(dst) < len(t) {
+		t[dst] = nil
+	}
+}
+
+// dsts lists the destinations in address order, the order ns-3.37's
+// table (a std::map by address) visits them.
+func (t routeTable) dsts() []network.NodeID {
+	var out []network.NodeID
+	for i, rt := range t {
+		if rt != nil {
+			out = append(out, network.NodeID(i))
+		}
+	}
+	return out
+}
+
 // lookup is the entry for dst, after expiry (ns-3.37's Purge, applied
 // to the one entry): a valid route past its lifetime turns invalid for
 // DELETE_PERIOD, an invalid one past it is deleted.
 func (a *aodv) lookup(dst network.NodeID) *route {
-	rt := a.table[dst]
+	rt := a.table.get(dst)
 	if rt == nil || rt.expires >= a.now() {
 		return rt
 	}
@@ -43,7 +79,7 @@ func (a *aodv) lookup(dst network.NodeID) *route {
 	case valid:
 		rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()
 	case invalid:
-		delete(a.table, dst)
+		a.table.del(dst)
 		return nil
 	}
 	return rt
@@ -62,7 +98,7 @@ func (a *aodv) entry(dst network.NodeID) *route {
 	rt := a.lookup(dst)
 	if rt == nil {
 		rt = &route{dst: dst, state: invalid, expires: a.now()}
-		a.table[dst] = rt
+		a.table.set(rt)
 	}
 	return rt
 }
@@ -94,7 +130,7 @@ func (rt *route) addPrecursor(nb network.NodeID) {
 // (RFC 3561 §6.11).
 func (a *aodv) invalidate(dsts []unreachableDst) {
 	for _, u := range dsts {
-		if rt := a.table[u.dst]; rt != nil && rt.state == valid {
+		if rt := a.table.get(u.dst); rt != nil && rt.state == valid {
 			rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()
 		}
 	}
@@ -107,7 +143,7 @@ func (a *aodv) neighbourRoute(from network.NodeID) {
 	rt := a.lookup(from)
 	switch {
 	case rt == nil:
-		a.table[from] = &route{dst: from, next: from, hops: 1, state: valid, expires: a.now() + a.p.ActiveRouteTimeout}
+		a.table.set(&route{dst: from, next: from, hops: 1, state: valid, expires: a.now() + a.p.ActiveRouteTimeout})
 	case rt.validSeq && rt.hops == 1 && rt.next == from:
 		// ns-3.37 extends a copy of the entry here, not the entry: no effect.
 	default:
