@@ -332,3 +332,27 @@ func TestALinkThatBreaksByMovingApartIsSeenThroughTheMAC(t *testing.T) {
 		t.Errorf("failed discoveries %d, no-route drops %d: a should give c up", l.stats.Failed, l.net.Drops[network.NoRoute])
 	}
 }
+
+func TestForwardingOnAnActiveRouteDoesNotAllocate(t *testing.T) {
+	// Once the route is found and every table has grown, data crossing a
+	// four-hop AODV chain (with a moving radio at its end, still within
+	// range) costs no allocation; only AODV's own packets allocate, and
+	// without hellos a steady route sends none.
+	l := newLine(t, 5, quiet())
+	l.ch.SetMobility(l.ch.RadioOf(l.nodes[4]), (&wireless.ConstantVelocity{VY: 0.001}).NewMobility(800, 0, true, nil), 0)
+	c := traffic.NewCBR(l.net, 0, l.nodes[0], l.nodes[4], 400e3, 1052)
+	c.Start(0)
+	end := 5 * sim.Second
+	l.net.Run(end)
+	if c.Sink.Packets == 0 {
+		t.Fatal("nothing delivered")
+	}
+	sent := l.stats.Total()
+	allocs := testing.AllocsPerRun(3, func() {
+		end += 2 * sim.Second
+		l.net.Run(end)
+	})
+	if allocs > 0 || l.stats.Total() != sent {
+		t.Fatalf("%.0f allocations per 2 simulated seconds, %d control packets more", allocs, l.stats.Total()-sent)
+	}
+}
