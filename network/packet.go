@@ -139,6 +139,10 @@ type Packet struct {
 	// Ground truth: read by metrics, never by protocols.
 	Retx     bool // a retransmission
 	FastRetx bool // a fast retransmission (third dupack)
+	// SR is the source route a DSR packet carries (package routing: a
+	// path's handle and how often the packet was salvaged); 0: none.
+	// It fills what was padding after the flags.
+	SR int32
 
 	ID     uint64   // unique within a run, in order of allocation
 	SentAt sim.Time // ground truth: when the source sent it

@@ -26,39 +26,58 @@ func (s sent) String() string {
 // testLine is AODV on n nodes a..., 200 m apart on an 802.11b channel:
 // each decodes its neighbours only.
 type testLine struct {
-	net    *network.Net
-	ch     *wireless.Channel
-	nodes  []*network.Node
-	rt     []*aodv
-	stats  *Stats
-	sink   *traffic.UDPSink
-	frames []sent
+	net     *network.Net
+	ch      *wireless.Channel
+	nodes   []*network.Node
+	rt      []*aodv
+	routers []network.Router
+	stats   *Stats
+	sink    *traffic.UDPSink
+	frames  []sent
 }
 
 func newLine(t *testing.T, n int, p *AODVParams, at ...float64) *testLine {
 	t.Helper()
-	l := &testLine{net: network.New(1), stats: NewStats("aodv")}
+	return newLineOf(t, n, func(nd *network.Node, st *Stats) network.Router { return newAODV(p, nd, st) }, at...)
+}
+
+// newLineOf is the line with the routers mk makes.
+func newLineOf(t *testing.T, n int, mk func(*network.Node, *Stats) network.Router, at ...float64) *testLine {
+	t.Helper()
+	pos := make([][2]float64, n)
+	for i := range pos {
+		pos[i][0] = float64(i) * 200
+		if i < len(at) {
+			pos[i][0] = at[i]
+		}
+	}
+	return newField(t, pos, mk)
+}
+
+// newField is nodes a, b, ... at pos with the routers mk makes.
+func newField(t *testing.T, pos [][2]float64, mk func(*network.Node, *Stats) network.Router) *testLine {
+	t.Helper()
+	l := &testLine{net: network.New(1), stats: NewStats("test")}
 	ch, err := wireless.NewChannel(l.net, wireless.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.ch = ch
-	for i := range n {
+	for i, p := range pos {
 		nd := l.net.AddNode(string(rune('a' + i)))
-		x := float64(i) * 200
-		if i < len(at) {
-			x = at[i]
-		}
-		ch.Attach(nd, x, 0)
+		ch.Attach(nd, p[0], p[1])
 		l.nodes = append(l.nodes, nd)
 	}
 	if err := ch.Build(); err != nil {
 		t.Fatal(err)
 	}
 	for _, nd := range l.nodes {
-		r := newAODV(p, nd, l.stats)
+		r := mk(nd, l.stats)
 		nd.SetRouter(r)
-		l.rt = append(l.rt, r)
+		if a, ok := r.(*aodv); ok {
+			l.rt = append(l.rt, a)
+		}
+		l.routers = append(l.routers, r)
 	}
 	ch.SetTracer(l)
 	l.net.ComputeRoutes()
@@ -71,16 +90,24 @@ func (l *testLine) Frame(e *wireless.FrameEvent) {
 	if e.Kind != "data" || e.Packet.Proto != network.Control || e.Retry {
 		return
 	}
-	m := e.Packet.Body.(*aodvMsg)
 	to := "*"
 	if e.To != network.Broadcast {
 		to = l.nodes[e.To].Name
 	}
-	k := m.kind.String()
-	if m.hello {
-		k = "hello"
+	s := sent{at: sim.Time(e.Start), from: l.nodes[e.From].Name, to: to}
+	switch m := e.Packet.Body.(type) {
+	case *aodvMsg:
+		s.kind, s.ttl, s.hops = m.kind.String(), m.ttl, m.hops
+		if m.hello {
+			s.kind = "hello"
+		}
+	case *dsrMsg:
+		s.kind, s.hops = m.kind.String(), len(m.route)
+		if m.kind == RREQ {
+			s.ttl = m.maxProp
+		}
 	}
-	l.frames = append(l.frames, sent{at: sim.Time(e.Start), from: l.nodes[e.From].Name, to: to, kind: k, ttl: m.ttl, hops: m.hops})
+	l.frames = append(l.frames, s)
 }
 
 // send has node from send a datagram to node to at time at.

@@ -91,7 +91,7 @@ topology: star
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
 routing: olsr
-`, []string{`x.yaml:4: routing.protocol: unknown routing protocol "olsr" (have aodv, static)`}},
+`, []string{`x.yaml:4: routing.protocol: unknown routing protocol "olsr" (have aodv, dsr, static)`}},
 		{"on-demand routing on a wired topology", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]

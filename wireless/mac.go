@@ -370,3 +370,29 @@ func (r *Radio) onRelease() {
 		r.held = nil
 	}
 }
+
+// Withdraw takes out of the interface queue every packet waiting for
+// neighbour to, in order, and hands each to fn (a routing protocol
+// salvaging the packets of a link it found broken, as ns-2's DSR does);
+// the others keep their order and their enqueue times.
+func (r *Radio) Withdraw(to *network.Node, fn func(p *network.Packet)) {
+	now := sim.Time(r.now())
+	var out []*network.Packet
+	for range r.Queue.Len() {
+		p := r.Queue.Dequeue(now)
+		q := *r.enqAt.At(0)
+		r.enqAt.PopFront()
+		if q.to != nil && q.to.Node == to {
+			out = append(out, p)
+			continue
+		}
+		if c := r.Queue.Enqueue(p, sim.Time(q.at)); c != network.NotDropped {
+			r.ch.net.Drop(p, c, nil)
+			continue
+		}
+		r.enqAt.PushBack(q)
+	}
+	for _, p := range out {
+		fn(p)
+	}
+}

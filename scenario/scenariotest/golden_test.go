@@ -52,6 +52,7 @@ func TestOutputsUnchanged(t *testing.T) {
 	}
 	// On-demand routing on the 802.11b chain (the manet example moves).
 	got["wifi-chain/aodv"] = Run(t, load(t, "../../examples/wifi-chain.yaml", "routing=aodv"))
+	got["wifi-chain/dsr"] = Run(t, load(t, "../../examples/wifi-chain.yaml", "routing=dsr"))
 	for _, v := range tcp.VariantNames() {
 		for _, seed := range []string{"1", "2"} {
 			got["variants/"+v+"/seed"+seed] = Run(t, load(t, "../../examples/dumbbell-lossy-variants.yaml",

@@ -1,0 +1,187 @@
+package routing
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+)
+
+// quietDSR is DSR without jitter, so that traces show the mechanism.
+func quietDSR() *DSRParams {
+	p := DefaultDSR()
+	p.Jitter = 0
+	return p
+}
+
+func dsrLine(t *testing.T, n int, p *DSRParams, at ...float64) *testLine {
+	t.Helper()
+	return newLineOf(t, n, func(nd *network.Node, st *Stats) network.Router { return newDSR(p, nd, st) }, at...)
+}
+
+func (l *testLine) dsr(i int) *dsr { return l.routers[i].(*dsr) }
+
+// ids names nodes of the line by letter: "abcd".
+func (l *testLine) ids(names string) []network.NodeID {
+	var out []network.NodeID
+	for _, c := range names {
+		out = append(out, l.nodes[c-'a'].ID)
+	}
+	return out
+}
+
+func trace(fs []sent) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s→%s %s %d", f.from, f.to, f.kind, f.hops))
+	}
+	return out
+}
+
+func TestDSRAsksItsNeighboursFirstThenFloods(t *testing.T) {
+	// a-b-c-d. a's first request may not spread (RFC 4728 §3.3.3): b,
+	// with nothing cached, drops it. At the next look at the send buffer
+	// (30 to 60 ms on) the request is flooded; d answers along the
+	// reversed route, and a sends.
+	l := dsrLine(t, 4, quietDSR())
+	l.send(0, 0, 3)
+	l.net.Run(sim.Second)
+	want := []string{
+		"a→* rreq 1", // non-propagating ("hops" is the route so far)
+		"a→* rreq 1", // the flood
+		"b→* rreq 2",
+		"c→* rreq 3",
+		"d→c rrep 4",
+		"c→b rrep 4",
+		"b→a rrep 4",
+	}
+	if got := trace(l.frames); !slices.Equal(got, want) {
+		t.Fatalf("frames:\n%v\nwant\n%v", got, want)
+	}
+	if l.frames[0].ttl != 0 || l.frames[1].ttl != 16 {
+		t.Errorf("reach of the two requests: %d and %d, want 0 and 16", l.frames[0].ttl, l.frames[1].ttl)
+	}
+	if gap := l.frames[1].at - l.frames[0].at; gap < 30*sim.Millisecond || gap > 61*sim.Millisecond {
+		t.Errorf("flood %v after the first request, want 30-60 ms (the next buffer check)", gap)
+	}
+	if l.sink.Packets != 1 {
+		t.Errorf("delivered %d, want the packet that waited", l.sink.Packets)
+	}
+	if r := l.dsr(0).findRoute(l.nodes[3].ID); !slices.Equal(r, l.ids("abcd")) {
+		t.Errorf("a's route to d: %v", r)
+	}
+	if r := l.dsr(3).findRoute(l.nodes[0].ID); !slices.Equal(r, l.ids("dcba")) {
+		t.Errorf("d's route to a (the reply's, reversed): %v", r)
+	}
+}
+
+func TestDSRAnswersARequestFromItsCache(t *testing.T) {
+	// a-b-c-d. b finds d first (and forwards nothing for it). When a asks
+	// for d, b answers a's non-propagating request from its cache with
+	// the joined route a-b-c-d (RFC 4728 §8.2.3); no flood follows.
+	l := dsrLine(t, 4, quietDSR())
+	l.send(0, 1, 3)
+	l.send(sim.Second, 0, 3)
+	l.net.Run(2 * sim.Second)
+	var after []sent
+	for _, f := range l.frames {
+		if f.at >= sim.Second {
+			after = append(after, f)
+		}
+	}
+	if got, want := trace(after), []string{"a→* rreq 1", "b→a rrep 4"}; !slices.Equal(got, want) {
+		t.Fatalf("frames after 1 s: %v, want %v", got, want)
+	}
+	if l.sink.Packets != 2 {
+		t.Errorf("delivered %d, want 2", l.sink.Packets)
+	}
+	if r := l.dsr(0).findRoute(l.nodes[3].ID); !slices.Equal(r, l.ids("abcd")) {
+		t.Errorf("a's route to d: %v", r)
+	}
+}
+
+func TestDSRReportsABrokenLinkToTheSourceAndForgetsIt(t *testing.T) {
+	// a-b-c, c deaf from 1 s: b's MAC gives up on a packet for c; b drops
+	// the link from its caches, sends a route error back to a, and, with
+	// no other route to c, cannot salvage the packet. a drops the link
+	// too, and its next packets for c wait for a discovery.
+	l := dsrLine(t, 3, quietDSR())
+	l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{sim.Second}
+	for i := range 15 {
+		l.send(sim.Time(i)*100*sim.Millisecond, 0, 2)
+	}
+	l.net.Run(1500 * sim.Millisecond)
+	var errs []sent
+	for _, f := range l.frames {
+		if f.kind == "rerr" {
+			errs = append(errs, f)
+		}
+	}
+	if len(errs) != 1 || errs[0].from != "b" || errs[0].to != "a" {
+		t.Fatalf("route errors: %v, want one from b to a", errs)
+	}
+	if l.net.Drops[network.SalvageFailed] < 1 || l.stats.LinkBreaks != 1 {
+		t.Errorf("salvage failures %d, link breaks %d", l.net.Drops[network.SalvageFailed], l.stats.LinkBreaks)
+	}
+	for i, who := range []string{"a", "b"} {
+		if r := l.dsr(i).findRoute(l.nodes[2].ID); r != nil {
+			t.Errorf("%s still has a route to c: %v", who, r)
+		}
+	}
+	if len(l.dsr(0).buf.items) == 0 {
+		t.Error("a's later packets for c do not wait for a route")
+	}
+}
+
+// deafTo loses the frames node to receives from node from: one link
+// broken, the rest of the channel intact.
+type deafTo struct {
+	paths    *pathTable
+	from, to network.NodeID
+	at       sim.Time
+}
+
+func (d deafTo) Drop(p *network.Packet, now sim.Time) network.DropCause {
+	if now < d.at || p.Proto == network.Control {
+		return network.NotDropped
+	}
+	r := d.paths.route(p)
+	if i := slices.Index(r, d.to); i > 0 && r[i-1] == d.from {
+		return network.ChannelError
+	}
+	return network.NotDropped
+}
+
+func TestDSRSalvagesAroundABrokenLink(t *testing.T) {
+	// a (0, 0), b (200, 0), c (400, 0), e (200, 150): a-b-c is the route
+	// a learns first; e reaches a, b and c. From 1 s c no longer hears b.
+	// b, whose cache holds b-e-c, salvages the packet its MAC failed on by
+	// that route (RFC 4728 §8.3.6) and tells a of the break.
+	l := newField(t, [][2]float64{{0, 0}, {200, 0}, {400, 0}, {200, 150}},
+		func(nd *network.Node, st *Stats) network.Router { return newDSR(quietDSR(), nd, st) })
+	b, c, e := l.nodes[1].ID, l.nodes[2].ID, l.nodes[3].ID
+	l.ch.RadioOf(l.nodes[2]).PHYLoss = deafTo{paths: l.dsr(0).paths, from: b, to: c, at: sim.Second}
+	l.dsr(1).cache[0].add([]network.NodeID{b, e, c})
+	l.dsr(0).cache[0].add([]network.NodeID{l.nodes[0].ID, b, c})
+	for i := range 15 {
+		l.send(sim.Time(i)*100*sim.Millisecond, 0, 2)
+	}
+	l.net.Run(1500 * sim.Millisecond)
+	for _, f := range l.frames {
+		if f.kind == "rerr" && (f.from != "b" || f.to != "a") {
+			t.Errorf("route error %v, want from b to a", f)
+		}
+	}
+	if l.stats.Of(RERR).Packets != 1 || l.stats.LinkBreaks != 1 {
+		t.Errorf("route errors %d, link breaks %d; want 1 and 1", l.stats.Of(RERR).Packets, l.stats.LinkBreaks)
+	}
+	if l.sink.Packets != 15 || l.net.Drops[network.SalvageFailed] != 0 {
+		t.Errorf("c received %d of 15 (%d salvage failures): the salvaged packet should arrive by b-e-c",
+			l.sink.Packets, l.net.Drops[network.SalvageFailed])
+	}
+	if r := l.dsr(0).findRoute(c); slices.Contains(r, b) && slices.Index(r, c) == slices.Index(r, b)+1 {
+		t.Errorf("a still routes over b-c: %v", r)
+	}
+}
