@@ -43,44 +43,20 @@ func TestAODVAsNS3(t *testing.T) {
 		}
 	}
 	const seeds = 5
-	type job struct {
-		pt      int
-		routing string
-		seed    int
-	}
-	res := map[job]aodvRun{}
-	var mu sync.Mutex
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				p := points[j.pt]
-				r := runChain(t, p.hops, p.flows, p.loss, j.routing, j.seed)
-				mu.Lock()
-				res[j] = r
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range points {
+	var runs []chain
+	for _, p := range points {
 		for _, rt := range []string{"static", "aodv"} {
-			for s := 1; s <= seeds; s++ {
-				jobs <- job{i, rt, s}
-			}
+			runs = append(runs, chain{p.hops, p.flows, p.loss, rt, ns3Chain, 0})
 		}
 	}
-	close(jobs)
-	wg.Wait()
+	res := measureChains(t, runs, seeds)
 	if t.Failed() {
 		return
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "| hops | flows | loss | ns-3 static | ns-3 AODV | ratio | tcplab static | tcplab AODV | ratio | AODV vs ns-3 | control/segment ns-3 | tcplab |\n")
 	fmt.Fprintf(&table, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for i, p := range points {
+	for _, p := range points {
 		key := func(rt string) string { return fmt.Sprintf("%s/%d/%d/%g", rt, p.hops, p.flows, p.loss) }
 		ns, na := ref[key("static")], ref[key("aodv")]
 		if len(ns) != seeds || len(na) != seeds {
@@ -89,8 +65,8 @@ func TestAODVAsNS3(t *testing.T) {
 		var ts, ta, tc, nc, ncs []float64
 		var ng, nsg []float64
 		for s := 1; s <= seeds; s++ {
-			ts = append(ts, res[job{i, "static", s}].kbps)
-			a := res[job{i, "aodv", s}]
+			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns3Chain, 0}, s}].kbps)
+			a := res[seeded{chain{p.hops, p.flows, p.loss, "aodv", ns3Chain, 0}, s}]
 			ta = append(ta, a.kbps)
 			tc = append(tc, a.ctl/a.segs)
 			ng = append(ng, na[s-1].kbps)
@@ -111,23 +87,23 @@ func TestAODVAsNS3(t *testing.T) {
 	t.Logf("AODV against ns-3.37 on the 802.11b chain, %d seeds each (kbit/s):\n%s", seeds, table.String())
 }
 
-// aodvRun is one recorded ns-3 run.
-type aodvRun struct{ kbps, ctl, segs float64 }
+// chainRun is one recorded ns-3 run.
+type chainRun struct{ kbps, ctl, segs, breaks float64 }
 
 // ns3AODV reads testdata/ns3-aodv.txt: one RESULT line of
 // scripts/ns3/wifi-chain.cc a run, keyed routing/hops/flows/loss, in
 // seed order.
-func ns3AODV(t *testing.T, file string) map[string][]aodvRun {
+func ns3AODV(t *testing.T, file string) map[string][]chainRun {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type seeded struct {
+	type seededRun struct {
 		seed int
-		r    aodvRun
+		r    chainRun
 	}
-	by := map[string][]seeded{}
+	by := map[string][]seededRun{}
 	for _, l := range strings.Split(string(data), "\n") {
 		f := strings.Fields(l)
 		if len(f) < 2 || f[0] != "RESULT" {
@@ -145,11 +121,11 @@ func ns3AODV(t *testing.T, file string) map[string][]aodvRun {
 		}
 		ctl := kv["rreq"] + kv["rrep"] + kv["rerr"] + kv["rrep_ack"] + kv["hello"]
 		key := fmt.Sprintf("%s/%g/%g/%g", rt, kv["hops"], kv["flows"], kv["loss"])
-		by[key] = append(by[key], seeded{int(kv["seed"]), aodvRun{kv["goodput_kbps"], ctl, kv["delivered_segs"]}})
+		by[key] = append(by[key], seededRun{int(kv["seed"]), chainRun{kbps: kv["goodput_kbps"], ctl: ctl, segs: kv["delivered_segs"]}})
 	}
-	out := map[string][]aodvRun{}
+	out := map[string][]chainRun{}
 	for k, rs := range by {
-		runs := make([]aodvRun, len(rs))
+		runs := make([]chainRun, len(rs))
 		for _, r := range rs {
 			if r.seed >= 1 && r.seed <= len(rs) {
 				runs[r.seed-1] = r.r
@@ -160,21 +136,42 @@ func ns3AODV(t *testing.T, file string) map[string][]aodvRun {
 	return out
 }
 
-// runChain runs the chain as scripts/ns3/wifi-chain.cc does and returns
-// the goodput summed over the flows (payload delivered over the 60 s of
-// transfer, as ns-3's program divides), the routing control packets sent
-// and the segments delivered.
-func runChain(t *testing.T, hops, flows int, loss float64, rt string, seed int) (o aodvRun) {
+// chain is a run of the 802.11b chain: hops, bulk flows from the first
+// node to the last (0.1 s apart from 1 s), loss above the last node's
+// MAC, the routing protocol, each flow's transport, and the interface
+// queue's limit (0: the default).
+type chain struct {
+	hops, flows int
+	loss        float64
+	routing     string
+	transport   string
+	queue       int
+}
+
+// The anchors' TCPs on the chain: ns-3's NewReno+SACK settings, and ns-2's
+// (profile ns2, whose defaults are ns-2.35's) with SACK.
+const (
+	ns3Chain = "{profile: ns3, variant: newreno, sack: true, timestamps: false, mss: 1024, window: 32, initial_window: 2, initial_ssthresh: 32, delack_count: 1, rto: {min: 200ms, granularity: 10ms}}"
+	ns2Chain = "{profile: ns2, variant: newreno, sack: true, mss: 1024, window: 32}"
+)
+
+// runChain runs the chain as the reference programs do and returns the
+// goodput summed over the flows (payload delivered over 60 s of transfer,
+// as they divide), the routing control packets sent and the segments
+// delivered.
+func runChain(t *testing.T, c chain, seed int) (o chainRun) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "name: chain\nduration: 61s\nseed: %d\nnodes: [{name: \"n{i}\", count: %d}]\n", seed, hops+1)
-	fmt.Fprintf(&b, "wireless:\n  line: {nodes: \"n{i}\", count: %d, spacing: 200m}\n", hops+1)
-	if loss > 0 {
-		fmt.Fprintf(&b, "  loss: [{node: n%d, at: mac, rate: %g}]\n", hops+1, loss)
+	fmt.Fprintf(&b, "name: chain\nduration: 61s\nseed: %d\nnodes: [{name: \"n{i}\", count: %d}]\n", seed, c.hops+1)
+	fmt.Fprintf(&b, "wireless:\n  line: {nodes: \"n{i}\", count: %d, spacing: 200m}\n", c.hops+1)
+	if c.queue > 0 {
+		fmt.Fprintf(&b, "  queue: {type: droptail, limit: %d}\n", c.queue)
 	}
-	fmt.Fprintf(&b, "routing: %s\nflows:\n", rt)
-	for k := range flows {
-		fmt.Fprintf(&b, "  - {name: ftp%d, src: n1, dst: n%d, start: %.1fs, transport: {profile: ns3, variant: newreno, sack: true, timestamps: false, mss: 1024, window: 32, initial_window: 2, initial_ssthresh: 32, delack_count: 1, rto: {min: 200ms, granularity: 10ms}}}\n",
-			k+1, hops+1, 1+0.1*float64(k))
+	if c.loss > 0 {
+		fmt.Fprintf(&b, "  loss: [{node: n%d, at: mac, rate: %g}]\n", c.hops+1, c.loss)
+	}
+	fmt.Fprintf(&b, "routing: %s\nflows:\n", c.routing)
+	for k := range c.flows {
+		fmt.Fprintf(&b, "  - {name: ftp%d, src: n1, dst: n%d, start: %.1fs, transport: %s}\n", k+1, c.hops+1, 1+0.1*float64(k), c.transport)
 	}
 	sc, err := scenario.Parse("chain.yaml", []byte(b.String()), nil)
 	if err != nil {
@@ -194,6 +191,41 @@ func runChain(t *testing.T, hops, flows int, loss float64, rt string, seed int) 
 	o.segs = float64(bytes) / 1024
 	if res.Routing != nil {
 		o.ctl = float64(res.Routing.Total())
+		o.breaks = float64(res.Routing.LinkBreaks)
 	}
 	return o
+}
+
+// seeded is one run of a chain.
+type seeded struct {
+	chain
+	seed int
+}
+
+// measureChains runs every chain over seeds 1..seeds on all cores.
+func measureChains(t *testing.T, cs []chain, seeds int) map[seeded]chainRun {
+	res := map[seeded]chainRun{}
+	var mu sync.Mutex
+	jobs := make(chan seeded)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				r := runChain(t, j.chain, j.seed)
+				mu.Lock()
+				res[j] = r
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, c := range cs {
+		for s := 1; s <= seeds; s++ {
+			jobs <- seeded{c, s}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return res
 }

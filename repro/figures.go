@@ -133,6 +133,17 @@ func addFigure(c *Context, out *Outcome, suffix string, ch plot.Chart, sums []st
 	return nil
 }
 
+// figureOf writes the entry's figure (suffix "") or a further one named
+// with suffix, into a new outcome.
+func figureOf(c *Context, suffix string, ch plot.Chart, sums []store.Summary, metric string) (*Outcome, error) {
+	if suffix == "" {
+		return writeFigure(c, ch, sums, metric)
+	}
+	out := &Outcome{}
+	ch.Title += " (" + strings.TrimPrefix(suffix, "-") + ")"
+	return out, addFigure(c, out, suffix, ch, sums, metric)
+}
+
 // find returns the summary whose parameters have the given name, value
 // pairs ("" names are skipped).
 func find(sums []store.Summary, kv ...string) (store.Summary, bool) {

@@ -359,7 +359,8 @@ type goodputClaims struct {
 	highest   int    // everyPoint or claimPoint
 	claimAt   string // the x of the gains (and of highest at claimPoint)
 	gains     []gainClaim
-	falls     string // the paper's "throughput falls as ...", checked for every variant ("" : no such claim)
+	falls     string       // the paper's "throughput falls as ...", checked for every variant ("" : no such claim)
+	axis      *settingAxis // nil: one setting
 }
 
 // goodputFigure draws mean goodput per connection against the x, one
@@ -372,6 +373,60 @@ func goodputFigure(c *Context, g goodputClaims) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.axis == nil {
+		return goodputAt(c, g, pts, "")
+	}
+	return g.axis.each(c, pts, func(sub []*runPoint, suffix string) (*Outcome, error) { return goodputAt(c, g, sub, suffix) })
+}
+
+// settingAxis is a grid dimension that runs a figure's claims apart (T-DLRP's
+// chain: DSR, as the paper ran it, and static routes): the first of values
+// draws the entry's own figure, each other one a figure named with
+// "-"+value; the claims are decided where stated says (across).
+type settingAxis struct {
+	param  string // the grid dimension's name
+	label  string // what it is, in claims' sensitivity lines
+	values []string
+	stated func(string) bool
+}
+
+// each runs at on the runs of every value of the axis and joins the
+// outcomes: files and figures in order, measured lines named by value,
+// claims decided across the values.
+func (a *settingAxis) each(c *Context, pts []*runPoint, at func(sub []*runPoint, suffix string) (*Outcome, error)) (*Outcome, error) {
+	out := &Outcome{}
+	per := map[string][]Claim{}
+	for i, v := range a.values {
+		var sub []*runPoint
+		for _, p := range pts {
+			if p.params.Value(a.param) == v {
+				sub = append(sub, p)
+			}
+		}
+		if len(sub) == 0 {
+			continue
+		}
+		suffix := ""
+		if i > 0 {
+			suffix = "-" + v
+		}
+		o, err := at(sub, suffix)
+		if err != nil {
+			return nil, err
+		}
+		out.Files, out.Figures = append(out.Files, o.Files...), append(out.Figures, o.Figures...)
+		for _, m := range o.Measured {
+			out.Measured = append(out.Measured, a.param+"="+v+": "+m)
+		}
+		per[v] = o.Claims
+	}
+	out.Claims = across(per, a.values, a.label, a.stated)
+	return out, nil
+}
+
+// goodputAt is goodputFigure on the runs pts, its figure named with suffix
+// ("": the entry's own).
+func goodputAt(c *Context, g goodputClaims, pts []*runPoint, suffix string) (*Outcome, error) {
 	sums := summaries(pts)
 	ch := plot.Chart{
 		Title:  c.Entry.Title,
@@ -379,7 +434,7 @@ func goodputFigure(c *Context, g goodputClaims) (*Outcome, error) {
 		Series:  seriesChart(sums, g.x, "variant", g.xScale, 1e-3),
 		Caption: fmt.Sprintf("%s of T-DLRP (2013) on examples/%s; mean of the replications, 95%% CI (Student's t). See docs/tdlrp.md for the settings the paper leaves out.", g.fig, filepath.Base(c.Sweep.Scenario)),
 	}
-	out, err := writeFigure(c, ch, sums, "goodput_per_connection_bps")
+	out, err := figureOf(c, suffix, ch, sums, "goodput_per_connection_bps")
 	if err != nil {
 		return nil, err
 	}

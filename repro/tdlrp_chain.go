@@ -16,6 +16,29 @@ import (
 // threshold, set on the radios' queues instead of the wired bottleneck.
 var tdlrpChainVariants = strings.ReplaceAll(tdlrpVariants, "links.bottleneck.queue.fraction", "wireless.queue.fraction")
 
+// tdlrpRouting runs the chain entries under DSR with the paper's 50-packet
+// buffer (§5.1: "DSR is the main routing protocol in our simulation with
+// a maximum message buffer size set to 50 packets"), which decides, and
+// under static shortest paths, a sensitivity line (what earlier versions
+// ran: routing that never breaks).
+var tdlrpRouting = &settingAxis{param: "routing", label: "routing", values: []string{"dsr", "static"},
+	stated: func(v string) bool { return v == "dsr" }}
+
+// tdlrpChainSetup is what the chain entries add to or change from the
+// paper's text (docs/tdlrp.md, docs/routing.md).
+var tdlrpChainSetup = []Deviation{
+	{"routing", "DSR (QualNet 4.5), message buffer 50 packets", "DSR with ns-2.35's choices where RFC 4728 leaves one, send buffer 50 (decides); static shortest paths (sensitivity)", "QualNet's DSR settings are not given; ns-2.35's is the DSR of most TCP-over-MANET studies (compared with it: go test ./compare -run DSRAsNS2)"},
+	{"error model", "QualNet's exponential error model", "Bernoulli loss of packets at n11's radio above the MAC, every packet", "the paper does not say at which layer; at the PHY the MAC repairs nearly all of it"},
+	{"interface queue", "not stated", "a 50-packet marker queue at every radio (congestion warnings at 90% of its average)", "the paper's buffer and threshold"},
+	{"TCP below the variant", "Qualnet 4.5's TCP", "ns-2.35's defaults (profile ns2)", "a simulator difference; the ns2 profile is checked against ns-2.35"},
+}
+
+const tdlrpRoutingAxis = `  - name: routing
+    cases:
+      dsr: {}
+      static: {routing: static}
+`
+
 // tdlrpHops are the hop counts of Fig. 14a as cases: the flows start
 // farther up the chain, the lossy destination stays n11.
 func tdlrpHops() string {
@@ -36,13 +59,14 @@ func init() {
 scenario: examples/tdlrp-chain.yaml
 set: {"flows.f{i}.count": 3}
 grid:
-` + tdlrpHops() + tdlrpChainVariants + `replications: 5
+` + tdlrpHops() + tdlrpRoutingAxis + tdlrpChainVariants + `replications: 5
 metrics: [goodput_bps, timeouts]
 `,
 			Short: tdlrpShort,
 			Report: func(c *Context) (*Outcome, error) {
 				return goodputFigure(c, goodputClaims{x: "hops", xLabel: "hops", xScale: 1, fig: "Fig. 14a", highest: everyPoint,
-					claimAt: "10", gains: []gainClaim{{"newjersey", 0.47}, {"newreno", 0.50}}, falls: "throughput falls as the hops increase"})
+					claimAt: "10", gains: []gainClaim{{"newjersey", 0.47}, {"newreno", 0.50}}, falls: "throughput falls as the hops increase",
+					axis: tdlrpRouting})
 			},
 		},
 		{
@@ -54,12 +78,12 @@ set: {wireless.loss.0.rate: 2%}
 grid:
   - path: wireless.loss.1.rate
     values: [0.01%, 0.025%, 0.05%, 0.075%, 0.1%]
-` + tdlrpChainVariants + `replications: 5
+` + tdlrpRoutingAxis + tdlrpChainVariants + `replications: 5
 metrics: [goodput_bps, timeouts]
 `,
 			Short: tdlrpShort,
 			Report: func(c *Context) (*Outcome, error) {
-				return goodputFigure(c, goodputClaims{x: "wireless.loss.1.rate", xLabel: "retransmission loss rate (% of the packets reaching n11)", xScale: 100, fig: "Fig. 14b", highest: everyPoint})
+				return goodputFigure(c, goodputClaims{x: "wireless.loss.1.rate", xLabel: "retransmission loss rate (% of the packets reaching n11)", xScale: 100, fig: "Fig. 14b", highest: everyPoint, axis: tdlrpRouting})
 			},
 		},
 		{
@@ -71,7 +95,7 @@ set: {wireless.loss.1.rate: 0.05%}
 grid:
   - path: wireless.loss.0.rate
     values: [1%, 2%, 3%, 4%, 5%]
-` + tdlrpChainVariants + `replications: 5
+` + tdlrpRoutingAxis + tdlrpChainVariants + `replications: 5
 metrics: [goodput_bps, timeouts]
 `,
 			Short:  tdlrpShort,
@@ -80,6 +104,7 @@ metrics: [goodput_bps, timeouts]
 	} {
 		e.Paper = "tdlrp"
 		e.Source = tdlrpSource
+		e.Setup = append(e.Setup, tdlrpChainSetup...)
 		e.Alone = "T-DLRP, DAC, NewJersey and CERL exist in neither ns-2.35 nor ns-3.37; the chain's ns-3 program (scripts/ns3/wifi-chain) carries one NewReno+SACK flow and no loss that falls on fast retransmissions"
 		Register(e)
 	}
@@ -87,15 +112,33 @@ metrics: [goodput_bps, timeouts]
 
 // fig15Report adds to the goodput figure the paper's two other claims:
 // the others under 300 kbit/s at 5% (Fig. 15a) and fewer timeouts than
-// NewJersey (Fig. 15b).
+// NewJersey (Fig. 15b), under each routing.
 func fig15Report(c *Context) (*Outcome, error) {
-	const x = "wireless.loss.0.rate"
-	out, err := goodputFigure(c, goodputClaims{x: x, xLabel: "packet loss rate (%)", xScale: 100, fig: "Fig. 15a", highest: claimPoint,
-		claimAt: "5%", gains: []gainClaim{{"newjersey", 0.85}}})
+	pts, err := perRun(c.Store, meanGoodput)
 	if err != nil {
 		return nil, err
 	}
-	pts, err := perRun(c.Store, meanGoodput)
+	tpts, err := perRun(c.Store, perConnection("timeouts"))
+	if err != nil {
+		return nil, err
+	}
+	return tdlrpRouting.each(c, pts, func(sub []*runPoint, suffix string) (*Outcome, error) {
+		var tsub []*runPoint
+		for _, p := range tpts {
+			if p.params.Value(tdlrpRouting.param) == sub[0].params.Value(tdlrpRouting.param) {
+				tsub = append(tsub, p)
+			}
+		}
+		return fig15At(c, sub, tsub, suffix)
+	})
+}
+
+// fig15At is Fig. 15 on the goodput runs pts and the timeout runs tpts of
+// one routing.
+func fig15At(c *Context, pts, tpts []*runPoint, suffix string) (*Outcome, error) {
+	const x = "wireless.loss.0.rate"
+	out, err := goodputAt(c, goodputClaims{x: x, xLabel: "packet loss rate (%)", xScale: 100, fig: "Fig. 15a", highest: claimPoint,
+		claimAt: "5%", gains: []gainClaim{{"newjersey", 0.85}}}, pts, suffix)
 	if err != nil {
 		return nil, err
 	}
@@ -112,15 +155,14 @@ func fig15Report(c *Context) (*Outcome, error) {
 		Measured: fmt.Sprintf("%d variants against 300 kbit/s", len(below)), Verdict: bv,
 		Test: "one-sample t-test of each variant's mean against 300 kbit/s, " + btest})
 
-	tpts, err := perRun(c.Store, perConnection("timeouts"))
-	if err != nil {
-		return nil, err
-	}
 	tsums := summaries(tpts)
 	ch := plot.Chart{Title: "T-DLRP Fig. 15b: timeouts vs packet loss on the 10-hop chain", XLabel: "packet loss rate (%)",
 		YLabel: "timeouts per connection", Series: seriesChart(tsums, x, "variant", 100, 1),
 		Caption: "Mean of the replications, 95% CI (Student's t); examples/tdlrp-chain.yaml, 0.05% retransmission loss."}
-	if err := addFigure(c, out, "-timeouts", ch, tsums, "timeouts"); err != nil {
+	if suffix != "" {
+		ch.Title += " (" + suffix[1:] + ")"
+	}
+	if err := addFigure(c, out, suffix+"-timeouts", ch, tsums, "timeouts"); err != nil {
 		return nil, err
 	}
 	var fewer []comparison
