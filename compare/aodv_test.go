@@ -30,18 +30,7 @@ func TestAODVAsNS3(t *testing.T) {
 		t.Skip("AODV against ns-3: 280 runs")
 	}
 	ref := ns3AODV(t, "testdata/ns3-aodv.txt")
-	type point struct {
-		hops, flows int
-		loss        float64
-	}
-	var points []point
-	for _, h := range []int{1, 2, 3, 4, 6, 8, 10} {
-		for _, f := range []int{1, 3} {
-			for _, l := range []float64{0, 0.03} {
-				points = append(points, point{h, f, l})
-			}
-		}
-	}
+	points := chainPoints()
 	const seeds = 5
 	var runs []chain
 	for _, p := range points {
@@ -194,6 +183,26 @@ func runChain(t *testing.T, c chain, seed int) (o chainRun) {
 		o.breaks = float64(res.Routing.LinkBreaks)
 	}
 	return o
+}
+
+// chainPoint is a point of the chain comparisons.
+type chainPoint struct {
+	hops, flows int
+	loss        float64
+}
+
+// chainPoints are the routing comparisons' points: 1-10 hops, one and
+// three flows, no loss and 3% above the last node's MAC.
+func chainPoints() []chainPoint {
+	var points []chainPoint
+	for _, h := range []int{1, 2, 3, 4, 6, 8, 10} {
+		for _, f := range []int{1, 3} {
+			for _, l := range []float64{0, 0.03} {
+				points = append(points, chainPoint{h, f, l})
+			}
+		}
+	}
+	return points
 }
 
 // seeded is one run of a chain.

@@ -31,20 +31,11 @@ func TestDSRAsNS2(t *testing.T) {
 		t.Skip("DSR against ns-2: 280 runs")
 	}
 	ref := ns2DSR(t, "testdata/ns2-dsr.txt")
-	type point struct {
-		hops, flows int
-		loss        float64
-	}
-	var points []point
+	points := chainPoints()
 	var runs []chain
-	for _, h := range []int{1, 2, 3, 4, 6, 8, 10} {
-		for _, f := range []int{1, 3} {
-			for _, l := range []float64{0, 0.03} {
-				points = append(points, point{h, f, l})
-				for _, rt := range []string{"static", "dsr"} {
-					runs = append(runs, chain{h, f, l, rt, ns2Chain, 50})
-				}
-			}
+	for _, p := range points {
+		for _, rt := range []string{"static", "dsr"} {
+			runs = append(runs, chain{p.hops, p.flows, p.loss, rt, ns2Chain, 50})
 		}
 	}
 	seeds := len(ref["DSR/10/1/0"])

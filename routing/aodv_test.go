@@ -110,6 +110,17 @@ func (l *testLine) Frame(e *wireless.FrameEvent) {
 	l.frames = append(l.frames, s)
 }
 
+// since is the control frames put on the air from t on.
+func (l *testLine) since(t sim.Time) []sent {
+	var out []sent
+	for _, f := range l.frames {
+		if f.at >= t {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // send has node from send a datagram to node to at time at.
 func (l *testLine) send(at sim.Time, from, to int) {
 	l.net.Sched.At(at, func() {
@@ -187,12 +198,7 @@ func TestAnIntermediateNodeRepliesFromItsRouteAndTellsTheDestination(t *testing.
 	l.send(0, 1, 3)
 	l.send(sim.Second, 0, 3)
 	l.net.Run(2 * sim.Second)
-	var after []sent
-	for _, f := range l.frames {
-		if f.at >= sim.Second {
-			after = append(after, f)
-		}
-	}
+	after := l.since(sim.Second)
 	want := []string{"a→* rreq ttl=1 hops=0", "b→a rrep ttl=1 hops=2", "b→c rrep ttl=2 hops=1", "c→d rrep ttl=1 hops=2"}
 	if len(after) != len(want) {
 		t.Fatalf("frames after 1 s:\n%v\nwant %v", after, want)

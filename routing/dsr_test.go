@@ -85,12 +85,7 @@ func TestDSRAnswersARequestFromItsCache(t *testing.T) {
 	l.send(0, 1, 3)
 	l.send(sim.Second, 0, 3)
 	l.net.Run(2 * sim.Second)
-	var after []sent
-	for _, f := range l.frames {
-		if f.at >= sim.Second {
-			after = append(after, f)
-		}
-	}
+	after := l.since(sim.Second)
 	if got, want := trace(after), []string{"a→* rreq 1", "b→a rrep 4"}; !slices.Equal(got, want) {
 		t.Fatalf("frames after 1 s: %v, want %v", got, want)
 	}
