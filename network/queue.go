@@ -26,6 +26,14 @@ type DequeueDropper interface {
 	SetDrop(drop func(p *Packet, cause DropCause))
 }
 
+// Remover is a queue that can take out the packets match selects, in
+// order, keeping the others in theirs, without counting it as traffic (a
+// routing protocol taking back the packets queued for a broken link).
+// match is called once per queued packet, head first.
+type Remover interface {
+	Remove(match func(p *Packet) bool, fn func(p *Packet))
+}
+
 // fifo is the packet queue shared by the queue disciplines: a ring that
 // also keeps the bytes it holds.
 type fifo struct {
@@ -36,6 +44,23 @@ type fifo struct {
 func (f *fifo) push(p *Packet) {
 	f.PushBack(p)
 	f.bytes += int(p.Size)
+}
+
+// remove hands fn the packets match selects, after taking them all out.
+func (f *fifo) remove(match func(*Packet) bool, fn func(*Packet)) {
+	var out []*Packet
+	for range f.Len() {
+		p := f.PopFront()
+		if match(p) {
+			f.bytes -= int(p.Size)
+			out = append(out, p)
+			continue
+		}
+		f.PushBack(p)
+	}
+	for _, p := range out {
+		fn(p)
+	}
 }
 
 func (f *fifo) pop() *Packet {
@@ -114,6 +139,9 @@ func (d *DropTail) Enqueue(p *Packet, _ sim.Time) DropCause {
 
 // Dequeue implements Queue.
 func (d *DropTail) Dequeue(sim.Time) *Packet { return d.q.pop() }
+
+// Remove implements Remover.
+func (d *DropTail) Remove(match func(*Packet) bool, fn func(*Packet)) { d.q.remove(match, fn) }
 
 // Len implements Queue.
 func (d *DropTail) Len() int { return d.q.Len() }

@@ -156,6 +156,9 @@ type averagedFIFO struct {
 	q   fifo
 }
 
+// Remove implements Remover: the average is left as it is.
+func (a *averagedFIFO) Remove(match func(*Packet) bool, fn func(*Packet)) { a.q.remove(match, fn) }
+
 // Dequeue implements Queue.
 func (a *averagedFIFO) Dequeue(now sim.Time) *Packet {
 	p := a.q.pop()

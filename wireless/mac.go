@@ -374,23 +374,39 @@ func (r *Radio) onRelease() {
 // Withdraw takes out of the interface queue every packet waiting for
 // neighbour to, in order, and hands each to fn (a routing protocol
 // salvaging the packets of a link it found broken, as ns-2's DSR does);
-// the others keep their order and their enqueue times.
+// the others keep their order and their enqueue times. A queue that
+// cannot remove packets (network.Remover) is drained and refilled.
 func (r *Radio) Withdraw(to *network.Node, fn func(p *network.Packet)) {
-	now := sim.Time(r.now())
-	var out []*network.Packet
-	for range r.Queue.Len() {
-		p := r.Queue.Dequeue(now)
+	n := r.enqAt.Len()
+	gone := make([]bool, n) // by queue position (a broken link is rare)
+	for i := range n {
+		q := r.enqAt.At(i)
+		gone[i] = q.to != nil && q.to.Node == to
+	}
+	for i := range n { // the side entries of the kept packets, in order
 		q := *r.enqAt.At(0)
 		r.enqAt.PopFront()
-		if q.to != nil && q.to.Node == to {
+		if !gone[i] {
+			r.enqAt.PushBack(q)
+		}
+	}
+	i := 0
+	match := func(*network.Packet) bool { g := gone[i]; i++; return g }
+	if rm, ok := r.Queue.(network.Remover); ok {
+		rm.Remove(match, fn)
+		return
+	}
+	now := sim.Time(r.now())
+	var out []*network.Packet
+	for range n {
+		p := r.Queue.Dequeue(now)
+		if match(p) {
 			out = append(out, p)
 			continue
 		}
-		if c := r.Queue.Enqueue(p, sim.Time(q.at)); c != network.NotDropped {
+		if c := r.Queue.Enqueue(p, now); c != network.NotDropped {
 			r.ch.net.Drop(p, c, nil)
-			continue
 		}
-		r.enqAt.PushBack(q)
 	}
 	for _, p := range out {
 		fn(p)

@@ -3,6 +3,7 @@ package wireless
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,3 +140,42 @@ func pair(t *testing.T, d float64) (*network.Net, *Channel, *network.Node, *netw
 	}
 	return net, ch, a, b
 }
+
+func TestWithdrawTakesANeighboursPacketsAndKeepsTheRestInOrder(t *testing.T) {
+	for _, q := range []string{"droptail", "codel"} {
+		t.Run(q, func(t *testing.T) {
+			net, ch, a, b := pair(t, 100)
+			ra := ch.RadioOf(a)
+			if q == "codel" {
+				p, _ := network.Queues.New("codel")
+				ra.Queue = p.NewQueue(net, "wifi/a", 11e6)
+			}
+			var got []int32
+			sink := &recorder{}
+			port := net.Bind(sink)
+			for i := range 6 {
+				p := net.Alloc()
+				p.Proto, p.Src, p.Dst, p.Port, p.Size, p.Flow = network.UDP, a.ID, b.ID, port, 1000, int32(i)
+				to := b
+				if i%2 == 1 {
+					to = a // a stand-in second neighbour: never sent, withdrawn below
+				}
+				ra.Send(p, to)
+			}
+			// The first packet is in service; of the five queued, 1, 3, 5
+			// are for "a".
+			ra.Withdraw(a, func(p *network.Packet) { got = append(got, p.Flow); net.Free(p) })
+			if !slices.Equal(got, []int32{1, 3, 5}) {
+				t.Fatalf("withdrew %v, want [1 3 5]", got)
+			}
+			net.Run(sim.Second)
+			if !slices.Equal(sink.flows, []int32{0, 2, 4}) {
+				t.Errorf("b received %v, want [0 2 4] in order", sink.flows)
+			}
+		})
+	}
+}
+
+type recorder struct{ flows []int32 }
+
+func (r *recorder) Receive(p *network.Packet) { r.flows = append(r.flows, p.Flow) }
