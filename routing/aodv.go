@@ -290,11 +290,13 @@ func (a *aodv) forward(p *network.Packet) {
 	a.refresh(p.Src)
 	a.refresh(p.Dst)
 	a.refresh(rt.next)
-	if back := a.valid(p.Src); back != nil {
+	if back := a.lookup(p.Src); back != nil { // in any state, as ns-3.37
 		a.refresh(back.next)
+		a.heard(rt.next, a.p.ActiveRouteTimeout)
 		a.heard(back.next, a.p.ActiveRouteTimeout)
+	} else {
+		a.heard(rt.next, a.p.ActiveRouteTimeout)
 	}
-	a.heard(rt.next, a.p.ActiveRouteTimeout)
 	a.radio.Send(p, a.node(rt.next))
 }
 

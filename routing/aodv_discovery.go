@@ -24,8 +24,9 @@ func (a *aodv) request(dst network.NodeID) {
 	m := &aodvMsg{kind: RREQ, dst: dst, orig: a.nd.ID, gratuitous: p.GratuitousReply, destOnly: p.DestinationOnly}
 	if rt != nil {
 		if rt.state != inSearch {
-			// A route known before: start the ring at its last hop count.
-			ttl = min(rt.hops+p.TTLStart, p.NetDiameter)
+			// A route known before: the ring starts at its last hop
+			// count plus TTL_INCREMENT (RFC 3561 §6.4).
+			ttl = min(rt.hops+p.TTLIncrement, p.NetDiameter)
 			a.stats.Discoveries++
 		} else {
 			ttl = rt.hops + p.TTLIncrement
@@ -37,7 +38,7 @@ func (a *aodv) request(dst network.NodeID) {
 			rt.rreqCnt++
 		}
 		m.dstSeq, m.unknownSeq = rt.seq, !rt.validSeq
-		rt.state, rt.hops = inSearch, ttl
+		rt.state, rt.hops, rt.expires = inSearch, ttl, a.now()+p.pathDiscoveryTime()
 	} else {
 		ttl = p.TTLStart
 		a.stats.Discoveries++

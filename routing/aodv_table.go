@@ -147,8 +147,9 @@ func (a *aodv) neighbourRoute(from network.NodeID) {
 	case rt.validSeq && rt.hops == 1 && rt.next == from:
 		// ns-3.37 extends a copy of the entry here, not the entry: no effect.
 	default:
-		rt.validSeq, rt.next, rt.hops, rt.state = false, from, 1, valid
-		rt.expires = a.now() + max(a.p.ActiveRouteTimeout, a.remaining(rt))
+		// ns-3.37 replaces the entry: precursors and sequence number go.
+		*rt = route{dst: from, next: from, hops: 1, state: valid, retry: rt.retry,
+			expires: a.now() + max(a.p.ActiveRouteTimeout, a.remaining(rt))}
 	}
 }
 

@@ -233,7 +233,7 @@ func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
 	// gives up on the next datagram after 7 tries, b declares c
 	// unreachable and unicasts a route error to a, its precursor; a's
 	// route is invalid, and its next datagram starts a discovery from the
-	// last hop count (TTL 2 + 1 = 3).
+	// last hop count plus TTL_INCREMENT (2 + 2 = 4).
 	l := newLine(t, 3, quiet())
 	l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{sim.Second}
 	for i := range 15 {
@@ -258,8 +258,8 @@ func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
 	if rt := l.rt[0].lookup(l.nodes[2].ID); rt == nil || rt.state == valid {
 		t.Errorf("a's route to c after the error: %+v, want not valid", rt)
 	}
-	if len(rreqAfter) == 0 || rreqAfter[0].ttl != 3 || rreqAfter[0].at < rerr[0].at {
-		t.Errorf("a's next request: %v, want one with TTL 3 after the error", rreqAfter)
+	if len(rreqAfter) == 0 || rreqAfter[0].ttl != 4 || rreqAfter[0].at < rerr[0].at {
+		t.Errorf("a's next request: %v, want one with TTL 4 after the error", rreqAfter)
 	}
 	if l.net.Drops[network.RetryLimit] < 1 {
 		t.Errorf("no retry-limit drop: %v", l.net.Drops)
