@@ -390,6 +390,15 @@ type settingAxis struct {
 	stated func(string) bool
 }
 
+// caption says which value a figure shows and what it counts for.
+func (a *settingAxis) caption(v string) string {
+	role := "a sensitivity line"
+	if a.stated == nil || a.stated(v) {
+		role = "the setting that decides"
+	}
+	return fmt.Sprintf("%s: %s (%s).", strings.ToUpper(a.label[:1])+a.label[1:], v, role)
+}
+
 // each runs at on the runs of every value of the axis and joins the
 // outcomes: files and figures in order, measured lines named by value,
 // claims decided across the values.
@@ -433,6 +442,9 @@ func goodputAt(c *Context, g goodputClaims, pts []*runPoint, suffix string) (*Ou
 		XLabel: g.xLabel, YLabel: "goodput per connection (kbit/s)",
 		Series:  seriesChart(sums, g.x, "variant", g.xScale, 1e-3),
 		Caption: fmt.Sprintf("%s of T-DLRP (2013) on examples/%s; mean of the replications, 95%% CI (Student's t). See docs/tdlrp.md for the settings the paper leaves out.", g.fig, filepath.Base(c.Sweep.Scenario)),
+	}
+	if g.axis != nil && len(pts) > 0 {
+		ch.Caption += " " + g.axis.caption(pts[0].params.Value(g.axis.param))
 	}
 	out, err := figureOf(c, suffix, ch, sums, "goodput_per_connection_bps")
 	if err != nil {

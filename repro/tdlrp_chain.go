@@ -158,7 +158,8 @@ func fig15At(c *Context, pts, tpts []*runPoint, suffix string) (*Outcome, error)
 	tsums := summaries(tpts)
 	ch := plot.Chart{Title: "T-DLRP Fig. 15b: timeouts vs packet loss on the 10-hop chain", XLabel: "packet loss rate (%)",
 		YLabel: "timeouts per connection", Series: seriesChart(tsums, x, "variant", 100, 1),
-		Caption: "Mean of the replications, 95% CI (Student's t); examples/tdlrp-chain.yaml, 0.05% retransmission loss."}
+		Caption: "Mean of the replications, 95% CI (Student's t); examples/tdlrp-chain.yaml, 0.05% retransmission loss. " +
+			tdlrpRouting.caption(pts[0].params.Value(tdlrpRouting.param))}
 	if suffix != "" {
 		ch.Title += " (" + suffix[1:] + ")"
 	}
