@@ -1,0 +1,94 @@
+package compare
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tcplab/tcplab/routing"
+	"github.com/tcplab/tcplab/scenario"
+)
+
+// The 50-node random-waypoint field of examples/manet-waypoint.yaml
+// beside ns-3.37's AODV, with the same trajectories in both: ten setdest
+// movement files (testdata/manet) read by tcplab's wireless.movements and
+// by ns-3's Ns2MobilityHelper (scripts/ns3/manet-waypoint.cc; its runs in
+// testdata/ns3-manet.txt), 10 CBR and 5 TCP flows, 300 s. The routing
+// issue asks for the CBR delivery ratio and the TCP goodput within 10% of
+// ns-3's; they are not yet (README "Routing and mobility": tcplab's TCP
+// flows take about 45% more, its CBR delivers 0.55 against 0.68, its
+// discoveries flood half the route requests). The test prints the table
+// and fails on that gap; TCPLAB_MANET=1 runs it (100 runs of 300 s: a
+// minute or two on 2 cores).
+func TestMANETFieldAsNS3(t *testing.T) {
+	if os.Getenv("TCPLAB_MANET") == "" {
+		t.Skip("the 50-node field against ns-3 (an open gap): TCPLAB_MANET=1 runs it")
+	}
+	ref := map[int]map[string]string{}
+	data, err := os.ReadFile("testdata/ns3-manet.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(l, "RESULT ") {
+			continue
+		}
+		kv := map[string]string{}
+		for _, w := range strings.Fields(l)[1:] {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				kv[k] = v
+			}
+		}
+		s, _ := strconv.Atoi(kv["seed"])
+		ref[s] = kv
+	}
+	example, err := os.ReadFile("../examples/manet-waypoint.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := func(kv map[string]string, k string) float64 { f, _ := strconv.ParseFloat(kv[k], 64); return f }
+	var table strings.Builder
+	fmt.Fprintf(&table, "| seed | CBR delivery ns-3 | tcplab | TCP kbit/s ns-3 | tcplab | RREQ ns-3 | tcplab | RERR ns-3 | tcplab |\n|---|---|---|---|---|---|---|---|---|\n")
+	var pn, pt, gn, gt []float64
+	for s := 1; s <= len(ref); s++ {
+		mv, _ := filepath.Abs(fmt.Sprintf("testdata/manet/seed%d.ns_movements", s))
+		sets := []string{fmt.Sprintf("seed=%d", s), "wireless.mobility=[]",
+			fmt.Sprintf("wireless.movements={file: %q, nodes: \"m{i}\"}", mv)}
+		sc, err := scenario.Parse("manet-waypoint.yaml", example, sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sc.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rx, tx, tcp float64
+		for _, f := range res.Flows {
+			if f.Transport == "udp" {
+				rx += float64(f.DeliveredBytes) / 512
+				tx += float64(f.SentPackets)
+			} else {
+				tcp += f.GoodputBps / 1e3
+			}
+		}
+		kv := ref[s]
+		pn, pt = append(pn, num(kv, "cbr_pdr")), append(pt, rx/tx)
+		gn, gt = append(gn, num(kv, "tcp_sum_kbps")), append(gt, tcp)
+		fmt.Fprintf(&table, "| %d | %.3f | %.3f | %.0f | %.0f | %s | %d | %s | %d |\n", s, num(kv, "cbr_pdr"), rx/tx,
+			num(kv, "tcp_sum_kbps"), tcp, kv["rreq"], res.Routing.Of(routing.RREQ).Packets, kv["rerr"], res.Routing.Of(routing.RERR).Packets)
+	}
+	fmt.Fprintf(&table, "| mean | %.3f | %.3f | %.0f | %.0f | | | | |\n", mean(pn), mean(pt), mean(gn), mean(gt))
+	t.Logf("the 50-node field, AODV, tcplab beside ns-3.37 on the same trajectories:\n%s", table.String())
+	for _, c := range []struct {
+		what string
+		ns3  float64
+		ours float64
+	}{{"CBR delivery ratio", mean(pn), mean(pt)}, {"TCP goodput", mean(gn), mean(gt)}} {
+		if d := c.ours/c.ns3 - 1; d > 0.10 || d < -0.10 {
+			t.Errorf("%s: %.3g against ns-3's %.3g (%+.0f%%)", c.what, c.ours, c.ns3, 100*d)
+		}
+	}
+}
