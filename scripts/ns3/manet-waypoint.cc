@@ -14,6 +14,7 @@
 // Reference data: compare/testdata/ns3-manet.txt (TestMANETFieldAsNS3).
 //        ./manet-waypoint --mv=... --posonly=1 [--step=0.5]   (positions only)
 #include "wifi-common.h"
+#include "aodv-count.h"
 
 #include "ns3/aodv-module.h"
 #include "ns3/arp-cache.h"
@@ -25,63 +26,6 @@
 
 #include <chrono>
 #include <set>
-
-static uint64_t g_aodv[6] = {0, 0, 0, 0, 0, 0}; // 1 RREQ,2 RREP(non-hello),3 RERR,4 RREP_ACK,5 hello
-static uint64_t g_aodvBytes = 0;
-static uint64_t g_aodvOther = 0;
-static uint64_t g_macDrop[4] = {0, 0, 0, 0}; // by WifiMacDropReason
-static uint64_t g_ipDrop[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-
-static void
-IpTx(Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
-{
-    Ptr<Packet> c = p->Copy();
-    Ipv4Header ih;
-    c->RemoveHeader(ih);
-    if (ih.GetProtocol() != 17)
-    {
-        return;
-    }
-    UdpHeader uh;
-    c->RemoveHeader(uh);
-    if (uh.GetDestinationPort() != aodv::RoutingProtocol::AODV_PORT)
-    {
-        return;
-    }
-    g_aodvBytes += p->GetSize();
-    aodv::TypeHeader t;
-    c->RemoveHeader(t);
-    if (!t.IsValid())
-    {
-        g_aodvOther++;
-        return;
-    }
-    uint32_t k = t.Get();
-    if (k == aodv::AODVTYPE_RREP && ih.GetTtl() == 1 &&
-        (ih.GetDestination().IsBroadcast() || ih.GetDestination().IsSubnetDirectedBroadcast(Ipv4Mask("255.255.255.0"))))
-    {
-        k = 5;
-    }
-    g_aodv[k]++;
-}
-
-static void
-MacDrop(WifiMacDropReason r, Ptr<const WifiMpdu>)
-{
-    if (r < 4)
-    {
-        g_macDrop[r]++;
-    }
-}
-
-static void
-IpDrop(const Ipv4Header&, Ptr<const Packet>, Ipv4L3Protocol::DropReason r, Ptr<Ipv4>, uint32_t)
-{
-    if (r < 8)
-    {
-        g_ipDrop[r]++;
-    }
-}
 
 // CBR over UDP: a packet of `size` bytes of UDP payload every `interval`.
 struct Cbr

@@ -18,6 +18,7 @@
 // usage: ./wifi-chain --hops=10 [--routing=static|aodv --flows=1|3 --arp=perm|real|auto
 //        --rate=11 --prop=range --time=60 --seed=1 --loss=0.05 --lossmode=phy|ip]
 #include "wifi-common.h"
+#include "aodv-count.h"
 
 #include "ns3/aodv-module.h"
 #include "ns3/arp-cache.h"
@@ -33,75 +34,6 @@
 static Ptr<UniformRandomVariable> g_u;
 static double g_loss = 0;
 static uint64_t g_ipDrops = 0;
-
-// AODV control packets sent (every IP transmission, i.e. forwarded RREQs count at each node).
-static uint64_t g_aodv[6] = {0, 0, 0, 0, 0, 0}; // 0 unused,1 RREQ,2 RREP(non-hello),3 RERR,4 RREP_ACK,5 hello
-static uint64_t g_aodvBytes = 0;
-static uint64_t g_aodvOther = 0;
-static uint64_t g_macDrop[4] = {0, 0, 0, 0}; // by WifiMacDropReason
-static uint64_t g_ipDrop[8] = {0, 0, 0, 0, 0, 0, 0, 0}; // by Ipv4L3Protocol::DropReason
-static uint64_t g_ipTxTcpData = 0;                    // TCP segments with payload sent/forwarded (IP Tx)
-
-static void
-IpTx(Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
-{
-    Ptr<Packet> c = p->Copy();
-    Ipv4Header ih;
-    c->RemoveHeader(ih);
-    if (ih.GetProtocol() == 6)
-    {
-        TcpHeader th;
-        c->RemoveHeader(th);
-        if (c->GetSize() > 0)
-        {
-            g_ipTxTcpData++;
-        }
-        return;
-    }
-    if (ih.GetProtocol() != 17)
-    {
-        return;
-    }
-    UdpHeader uh;
-    c->RemoveHeader(uh);
-    if (uh.GetDestinationPort() != aodv::RoutingProtocol::AODV_PORT)
-    {
-        return;
-    }
-    g_aodvBytes += p->GetSize();
-    aodv::TypeHeader t;
-    c->RemoveHeader(t);
-    if (!t.IsValid())
-    {
-        g_aodvOther++;
-        return;
-    }
-    uint32_t k = t.Get();
-    if (k == aodv::AODVTYPE_RREP && ih.GetTtl() == 1 &&
-        (ih.GetDestination().IsBroadcast() || ih.GetDestination().IsSubnetDirectedBroadcast(Ipv4Mask("255.255.255.0"))))
-    {
-        k = 5; // hello: RREP, TTL 1, broadcast (10.1.1.255 here: /24 interface)
-    }
-    g_aodv[k]++;
-}
-
-static void
-MacDrop(WifiMacDropReason r, Ptr<const WifiMpdu>)
-{
-    if (r < 4)
-    {
-        g_macDrop[r]++;
-    }
-}
-
-static void
-IpDrop(const Ipv4Header&, Ptr<const Packet>, Ipv4L3Protocol::DropReason r, Ptr<Ipv4>, uint32_t)
-{
-    if (r < 8)
-    {
-        g_ipDrop[r]++;
-    }
-}
 
 // Above-MAC loss: the device's receive callback, wrapped.
 static bool
