@@ -142,6 +142,14 @@ wireless:
   mobility:
     - {node: b, model: constant_velocity, vx: 5}
 `, []string{`x.yaml:6: wireless.mobility[0].node: node "b" has no position for constant_velocity to start from (place it under wireless.line or wireless.nodes)`}},
+		{"on-demand routing to a wired node", `duration: 10s
+nodes: [{name: "n{i}", count: 2}, server]
+links: [{from: n1, to: server, bandwidth: 10Mbps, delay: 1ms}]
+wireless: {line: {nodes: "n{i}", count: 2, spacing: 200m}}
+routing: aodv
+flows:
+  - {name: f, src: n2, dst: server}
+`, []string{`x.yaml:7: flows[f].dst: server has no radio: aodv routes among the wireless channel's nodes only (a flow to or from a wired node needs static routing)`}},
 		{"unknown tcp field", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]

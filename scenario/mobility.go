@@ -176,3 +176,16 @@ func (w *WirelessSpec) checkMobility(r *reporter, nodes map[string]int, placed m
 		r.at(w.lineOf("mobility_step"), w.field("mobility_step"), "want a time of at least 0, have %v", w.MobilityStep)
 	}
 }
+
+// radioNodes is every node with a radio: placed, or put on the channel
+// by its mobility.
+func (w *WirelessSpec) radioNodes() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range w.positions() {
+		out[p.Node] = true
+	}
+	for _, m := range w.movers() {
+		out[m.node] = true
+	}
+	return out
+}

@@ -101,6 +101,15 @@ func (s *Scenario) check(r *reporter) {
 				r.at(f.lineOf("dst"), f.field("dst"), "no path from %s to %s: the nodes are not connected by %s", f.Src, f.Dst, by)
 			}
 		}
+		if s.Routing != nil && s.Routing.Params != nil && s.Routing.Params.OnDemand() && s.Wireless != nil && aok && bok {
+			radios := s.Wireless.radioNodes()
+			for _, end := range []struct{ key, name string }{{"src", f.Src}, {"dst", f.Dst}} {
+				if !radios[end.name] {
+					r.at(f.lineOf(end.key), f.field(end.key), "%s has no radio: %s routes among the wireless channel's nodes only (a flow to or from a wired node needs static routing)",
+						end.name, s.Routing.Protocol)
+				}
+			}
+		}
 		f.checkApp(r)
 		f.checkTimes(r, s.Duration)
 		if f.Coding != nil {
