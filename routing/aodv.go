@@ -172,8 +172,10 @@ type aodv struct {
 	rreqID uint32
 	table  routeTable
 	seen   map[rreqKey]sim.Time // (originator, id) of requests seen, until when
-	nbrs   []neighbour
-	buf    buffer
+	// seenKept is how many ids the last sweep of seen kept.
+	seenKept int
+	nbrs     []neighbour
+	buf      buffer
 
 	lastBcast sim.Time // a route request sent since the last hello check (0: none)
 	hello     sim.Timer

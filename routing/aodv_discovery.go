@@ -171,10 +171,11 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 	a.transmit(&fwd, rreqBytes, nil, a.jitter())
 }
 
-// expireSeen forgets request ids older than PATH_DISCOVERY_TIME, now and
-// then, so that the map does not grow with the run.
+// expireSeen forgets request ids older than PATH_DISCOVERY_TIME when the
+// map has doubled since the last sweep, so that it neither grows with the
+// run nor is swept at every request.
 func (a *aodv) expireSeen() {
-	if len(a.seen) < 64 {
+	if len(a.seen) < 2*a.seenKept+64 {
 		return
 	}
 	for k, until := range a.seen {
@@ -182,6 +183,7 @@ func (a *aodv) expireSeen() {
 			delete(a.seen, k)
 		}
 	}
+	a.seenKept = len(a.seen)
 }
 
 // replyAsDestination answers a request for this node (RFC 3561 §6.6.1).
