@@ -21,6 +21,7 @@ const (
 type pathTable struct {
 	paths [][]network.NodeID // by handle; 0 is no path
 	index map[string]int32
+	key   []byte // scratch for a path's key
 }
 
 // pathsKey finds a run's path table among what its network shares.
@@ -33,10 +34,14 @@ func sharedPaths(net *network.Net) *pathTable {
 }
 
 // intern is the handle of path (kept, not copied: callers pass paths they
-// no longer change).
+// no longer change). A path already interned costs no allocation: every
+// packet a source sends is interned.
 func (t *pathTable) intern(path []network.NodeID) int32 {
-	key := pathKey(path)
-	if h, ok := t.index[key]; ok {
+	t.key = t.key[:0]
+	for _, n := range path {
+		t.key = append(t.key, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+	}
+	if h, ok := t.index[string(t.key)]; ok {
 		return h
 	}
 	if len(t.paths) > srHandleMask {
@@ -44,16 +49,8 @@ func (t *pathTable) intern(path []network.NodeID) int32 {
 	}
 	h := int32(len(t.paths))
 	t.paths = append(t.paths, path)
-	t.index[key] = h
+	t.index[string(t.key)] = h
 	return h
-}
-
-func pathKey(path []network.NodeID) string {
-	b := make([]byte, 0, 4*len(path))
-	for _, n := range path {
-		b = append(b, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
-	}
-	return string(b)
 }
 
 // route is the source route p carries (nil: none).
