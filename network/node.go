@@ -171,8 +171,8 @@ func (nd *Node) Send(p *Packet) {
 		nd.deliver(p)
 		return
 	}
-	if rs := nd.net.routers; rs != nil && int(nd.ID) < len(rs) && rs[nd.ID] != nil {
-		rs[nd.ID].Send(p)
+	if r := nd.Router(); r != nil {
+		r.Send(p)
 		return
 	}
 	h := nd.hop(p.Dst)
