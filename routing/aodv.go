@@ -139,19 +139,18 @@ type aodvMsg struct {
 	kind Kind
 	ttl  int // the IP TTL it was sent with
 	// RREQ and RREP.
-	dst, orig      network.NodeID
-	dstSeq         uint32
-	origSeq        uint32 // RREQ
-	unknownSeq     bool   // RREQ: U flag
-	gratuitous     bool   // RREQ: G flag
-	destOnly       bool   // RREQ: D flag
-	ackRequired    bool   // RREP: A flag
-	id             uint32 // RREQ id
-	hops           int
-	lifetime       sim.Time // RREP
-	unreachable    []unreachableDst
-	hello          bool // an RREP that is a hello
-	unreachableCap [2]unreachableDst
+	dst, orig   network.NodeID
+	dstSeq      uint32
+	origSeq     uint32 // RREQ
+	unknownSeq  bool   // RREQ: U flag
+	gratuitous  bool   // RREQ: G flag
+	destOnly    bool   // RREQ: D flag
+	ackRequired bool   // RREP: A flag
+	id          uint32 // RREQ id
+	hops        int
+	lifetime    sim.Time // RREP
+	unreachable []unreachableDst
+	hello       bool // an RREP that is a hello
 }
 
 type unreachableDst struct {

@@ -78,8 +78,8 @@ func (a *aodv) scheduleRetry(rt *route) {
 
 // retryExpired: no reply came in time.
 func (a *aodv) retryExpired(dst network.NodeID) {
-	if rt := a.valid(dst); rt != nil {
-		a.flush(dst, rt)
+	if a.valid(dst) != nil {
+		a.flush(dst)
 		return
 	}
 	rt := a.lookup(dst)
@@ -95,8 +95,8 @@ func (a *aodv) retryExpired(dst network.NodeID) {
 	a.buf.drop(dst, network.NoRoute)
 }
 
-// flush sends the packets that waited for dst over rt.
-func (a *aodv) flush(dst network.NodeID, rt *route) {
+// flush sends the packets that waited for dst, now that it has a route.
+func (a *aodv) flush(dst network.NodeID) {
 	a.buf.take(dst, func(p *network.Packet) { a.output(p) })
 }
 
@@ -237,8 +237,8 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 		a.transmit(&aodvMsg{kind: RREPAck, ttl: 1}, ackBytes, a.node(from), 0)
 	}
 	if m.orig == a.nd.ID {
-		if rt := a.valid(m.dst); rt != nil {
-			a.flush(m.dst, rt)
+		if a.valid(m.dst) != nil {
+			a.flush(m.dst)
 		}
 		return
 	}
