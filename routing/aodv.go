@@ -225,28 +225,39 @@ func (a *aodv) rateWindow() {
 	}
 }
 
-// transmit puts message m on the radio toward to (nil: broadcast), after
-// delay.
+// transmit sends message m, after delay, to every neighbour (to nil) or
+// to node to. AODV's messages are IP packets (RFC 3561 §4): a unicast one
+// goes by this node's route to its addressee, as data does, and with no
+// valid route it waits for a discovery (ns-3.37: a reply to a node the
+// replier holds no route to starts a route request of its own).
 func (a *aodv) transmit(m *aodvMsg, size int32, to *network.Node, delay sim.Time) {
 	send := func() {
 		p := a.net.Alloc()
 		p.Proto, p.Flow, p.Src, p.Size, p.Body = network.Control, -1, a.nd.ID, size, m
-		p.Dst = network.Broadcast
-		if to != nil {
-			p.Dst = to.ID
+		if to == nil {
+			p.Dst = network.Broadcast
+			a.count(p)
+			a.radio.Send(p, nil)
+			return
 		}
-		k := m.kind
-		if m.hello {
-			k = Hello
-		}
-		a.stats.count(k, size)
-		a.radio.Send(p, to)
+		p.Dst = to.ID
+		a.output(p)
 	}
 	if delay <= 0 {
 		send()
 		return
 	}
 	a.net.Sched.At(a.now()+delay, send)
+}
+
+// count records a control packet put on the radio.
+func (a *aodv) count(p *network.Packet) {
+	m := p.Body.(*aodvMsg)
+	k := m.kind
+	if m.hello {
+		k = Hello
+	}
+	a.stats.count(k, p.Size)
 }
 
 func (a *aodv) node(id network.NodeID) *network.Node { return a.net.Nodes[id] }
@@ -267,6 +278,9 @@ func (a *aodv) output(p *network.Packet) {
 	if rt := a.valid(p.Dst); rt != nil {
 		a.refresh(p.Dst)
 		a.refresh(rt.next)
+		if p.Proto == network.Control {
+			a.count(p)
+		}
 		a.radio.Send(p, a.node(rt.next))
 		return
 	}
@@ -315,6 +329,15 @@ func (a *aodv) Arrived(p *network.Packet) {
 func (a *aodv) Receive(p *network.Packet) {
 	m, ok := p.Body.(*aodvMsg)
 	from := p.Src
+	// The message is an IP packet delivered here (ns-3.37's RouteInput,
+	// before AODV reads it): a unicast one refreshes the route to its
+	// sender and that route's next hop as a neighbour, as data arriving
+	// does; a broadcast one the route to its sender.
+	if p.Dst == a.nd.ID {
+		a.Arrived(p)
+	} else {
+		a.refresh(from)
+	}
 	a.net.Free(p)
 	if !ok {
 		return
