@@ -373,6 +373,14 @@ func TestForwardingOnAnActiveRouteDoesNotAllocate(t *testing.T) {
 	// without hellos a steady route sends none.
 	l := newLine(t, 5, quiet())
 	l.ch.SetMobility(l.ch.RadioOf(l.nodes[4]), (&wireless.ConstantVelocity{VY: 0.001}).NewMobility(800, 0, true, nil), 0)
+	l.steadyAllocs(t)
+}
+
+// steadyAllocs sends a CBR stream from the line's first node to its fifth
+// for 5 s, then fails t if 2 more simulated seconds allocate or send a
+// control packet: a steady route costs nothing per packet.
+func (l *testLine) steadyAllocs(t *testing.T) {
+	t.Helper()
 	c := traffic.NewCBR(l.net, 0, l.nodes[0], l.nodes[4], 400e3, 1052)
 	c.Start(0)
 	end := 5 * sim.Second

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
-	"github.com/tcplab/tcplab/traffic"
 )
 
 // quietDSR is DSR without jitter, so that traces show the mechanism.
@@ -187,19 +186,5 @@ func TestDSRForwardingOnACachedRouteDoesNotAllocate(t *testing.T) {
 	// four-hop DSR chain costs no allocation: the source interns a route
 	// it has interned before, forwarders read it.
 	l := dsrLine(t, 5, quietDSR())
-	c := traffic.NewCBR(l.net, 0, l.nodes[0], l.nodes[4], 400e3, 1052)
-	c.Start(0)
-	end := 5 * sim.Second
-	l.net.Run(end)
-	if c.Sink.Packets == 0 {
-		t.Fatal("nothing delivered")
-	}
-	sent := l.stats.Total()
-	allocs := testing.AllocsPerRun(3, func() {
-		end += 2 * sim.Second
-		l.net.Run(end)
-	})
-	if allocs > 0 || l.stats.Total() != sent {
-		t.Fatalf("%.0f allocations per 2 simulated seconds, %d control packets more", allocs, l.stats.Total()-sent)
-	}
+	l.steadyAllocs(t)
 }
