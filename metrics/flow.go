@@ -55,6 +55,33 @@ type Flow struct {
 	// Accuracy of loss classifications against ground truth, for variants
 	// that classify (filled by later variants).
 	Accuracy map[string]float64 `json:"accuracy,omitempty"`
+	// Stack is "kernel" for a kernel host's socket (tcplab emulate), whose
+	// figures come from the network and from the kernel's TCP_INFO; absent
+	// for simulated flows.
+	Stack string `json:"stack,omitempty"`
+	// Kernel holds a kernel socket's TCP_INFO, sampled through the run.
+	Kernel *KernelInfo `json:"kernel,omitempty"`
 	// Coding holds the counters of a flow's network-coding layer (TCP-NC).
 	Coding map[string]float64 `json:"coding,omitempty"`
+}
+
+// KernelInfo is what a kernel sender's TCP_INFO said through its run,
+// sampled every SampleSeconds.
+type KernelInfo struct {
+	CongestionControl string  `json:"congestion_control"`
+	Samples           int     `json:"samples"`
+	SampleSeconds     float64 `json:"sample_seconds"`
+	// CwndMean and CwndLast are in segments (tcpi_snd_cwnd).
+	CwndMean float64 `json:"cwnd_mean"`
+	CwndLast int     `json:"cwnd_last"`
+	// RTTMeanMs is the mean of the smoothed RTT samples (tcpi_rtt);
+	// MinRTTMs the kernel's windowed minimum at the end (tcpi_min_rtt).
+	RTTMeanMs float64 `json:"rtt_mean_ms"`
+	MinRTTMs  float64 `json:"min_rtt_ms"`
+	// DeliveryRateMeanBps is the mean of tcpi_delivery_rate, bit/s.
+	DeliveryRateMeanBps float64 `json:"delivery_rate_mean_bps"`
+	// TotalRetrans is tcpi_total_retrans; Timeouts and FastRetransmits
+	// the namespace's TCPTimeouts and TCPFastRetrans (TcpExt), given only
+	// when the flow is its host's only sender.
+	TotalRetrans int64 `json:"total_retrans"`
 }

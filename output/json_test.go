@@ -35,6 +35,9 @@ func TestJSONContractIsDocumented(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
+		if len(s.KernelHosts()) > 0 {
+			continue // real time, as root: kernel's tests read its fields
+		}
 		res, err := s.Run()
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)

@@ -31,6 +31,7 @@ type Run struct {
 	routing  *routing.Stats // nil: static routes
 	agents   []agent.Agent
 	ends     [][2]*network.Node // each flow's source and destination, in file order
+	emulator Emulator           // drives a run with kernel hosts (Emulate)
 	// Warnings are problems that do not stop the run.
 	Warnings []string
 }
@@ -72,9 +73,14 @@ func (s *Scenario) Build() (*Run, error) {
 	net.ComputeRoutes()
 
 	run.ends = make([][2]*network.Node, len(s.Flows))
+	kernel := s.kernelSet()
 	for i := range s.Flows {
 		f := &s.Flows[i]
 		run.ends[i] = [2]*network.Node{nodes[f.Src], nodes[f.Dst]}
+		if kernel[f.Src] {
+			run.flows = append(run.flows, newKernelFlow(i, f))
+			continue
+		}
 		src, err := buildFlow(net, int32(i), f, nodes[f.Src], nodes[f.Dst])
 		if err != nil {
 			r.at(f.lineOf("transport"), f.field("transport"), "%v", err)
@@ -289,8 +295,21 @@ func (n named) Result(now sim.Time) metrics.Flow {
 // Run runs the built scenario to its end and summarises it.
 func (r *Run) Run() (*Result, error) {
 	s := r.Scenario
+	if r.emulator == nil {
+		if err := r.kernelNeeded(); err != nil {
+			return nil, err
+		}
+	}
 	t0 := time.Now()
-	r.Net.Run(s.Duration)
+	interrupted := false
+	if r.emulator != nil {
+		var err error
+		if interrupted, err = r.emulator.Run(s.Duration); err != nil {
+			return nil, err
+		}
+	} else {
+		r.Net.Run(s.Duration)
+	}
 	wall := time.Since(t0)
 	now := r.Net.Now()
 	res := &Result{
@@ -328,6 +347,12 @@ func (r *Run) Run() (*Result, error) {
 		}
 	}
 	res.Warnings = r.Warnings
+	if r.emulator != nil {
+		r.emulator.Finish(res)
+		if interrupted {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("interrupted at %.3f s of %v: the figures are the run's so far", now.Seconds(), s.Duration))
+		}
+	}
 	if r.drops != nil {
 		if err := r.drops.close(); err != nil {
 			return res, err

@@ -84,7 +84,8 @@ func (r *Run) EstimatedEvents() float64 {
 			if back, ok := walk(dst, src, nodes, func(*network.Node, *network.Link) {}); ok {
 				fl.back = back
 			}
-			if n := f.App.Params.(traffic.Driver).Bytes(); n > 0 && seg.MSS > 0 {
+			if d, ok := f.App.Params.(traffic.Driver); ok && d.Bytes() > 0 && seg.MSS > 0 {
+				n := d.Bytes()
 				fl.packets = math.Ceil(float64(n) / float64(seg.MSS))
 			}
 		}

@@ -27,6 +27,10 @@ type Result struct {
 	// Agents holds each ALL-TCP agent's counters, by node (absent
 	// without agents).
 	Agents map[string]any `json:"agents,omitempty"`
+	// Emulation holds, in a run with kernel hosts (tcplab emulate), how
+	// late events ran against the wall clock and each host's packets at
+	// its device (package kernel).
+	Emulation any `json:"emulation,omitempty"`
 	// Warnings are problems found while building that do not stop the
 	// run (an agent no flow crosses).
 	Warnings []string `json:"warnings,omitempty"`

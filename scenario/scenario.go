@@ -47,6 +47,10 @@ type NodeSpec struct {
 	// Agent, if present, is a middlebox on the node (ALL-TCP's edge
 	// agent, scenario/agent.go).
 	Agent *AgentSpec `yaml:"agent"`
+	// Kernel makes the node a kernel host: a network namespace whose real
+	// TCP/IP stack sends through the simulated network (tcplab emulate;
+	// scenario/kernel.go).
+	Kernel bool `yaml:"kernel"`
 	origin
 }
 

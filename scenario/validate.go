@@ -116,6 +116,7 @@ func (s *Scenario) check(r *reporter) {
 			f.Coding.check(r, f)
 		}
 	}
+	s.checkKernel(r, nodes)
 	if s.Trace.has("drops") && s.Trace.Drops == "" {
 		r.at(s.Trace.lineOf("drops"), "trace.drops", "empty file name")
 	}

@@ -285,3 +285,33 @@ func (s *Scheduler) push(t *Timer, at Time) {
 		s.bound = min(s.bound, at) // the far heap's
 	}
 }
+
+// Next returns a time at or before the next pending event, or Never when
+// nothing is pending: a driver that runs the scheduler against a clock
+// sleeps until it. An entry left stale by re-arming may make it earlier
+// than the event it stands for, never later, so a driver wakes at worst
+// once for nothing.
+func (s *Scheduler) Next() Time {
+	t := Never
+	if e := s.cal.first(s.now); e != nil {
+		t = e.at
+	}
+	if s.wheel.n > 0 && s.wheel.at < t {
+		t = s.wheel.at
+	}
+	if len(s.near) > 0 && s.near[0].at < t {
+		t = s.near[0].at
+	}
+	if len(s.far) > 0 && s.far[0].at < t {
+		t = s.far[0].at
+	}
+	return t
+}
+
+// RunUntil runs every event due at or before t and leaves time at t; a
+// driver against a clock calls it with the clock's reading (its stop
+// time: Stop, Run).
+func (s *Scheduler) RunUntil(t Time) {
+	s.Stop(t)
+	s.Run()
+}
