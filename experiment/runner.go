@@ -210,7 +210,7 @@ func (sw *Sweep) RunJob(j Job) (r *store.Run, err error) {
 	// Parallel runs must not write the same trace files; trace a single
 	// run with tcplab run instead.
 	s.Trace = scenario.TraceSpec{}
-	res, err := s.Run()
+	res, err := sw.run(s)
 	if err != nil {
 		return nil, fmt.Errorf("run %d (%s, replication %d): %w", j.Index, paramText(j.Point), j.Replication, err)
 	}
@@ -226,6 +226,23 @@ func (sw *Sweep) RunJob(j Job) (r *store.Run, err error) {
 		Version: Version(), Events: int64(res.Events), WallSeconds: wall,
 		FinishedAt: time.Now().UTC().Format(time.RFC3339),
 	}, nil
+}
+
+// run runs s, in real time with its kernel hosts if it has any.
+func (sw *Sweep) run(s *scenario.Scenario) (*scenario.Result, error) {
+	if len(s.KernelHosts()) == 0 || sw.Emulate == nil {
+		return s.Run()
+	}
+	run, err := s.Build()
+	if err != nil {
+		return nil, err
+	}
+	e, err := sw.Emulate(run)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	return run.Run()
 }
 
 func paramText(p *Point) string {

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -31,6 +32,10 @@ type Sweep struct {
 	Seed         uint64
 	Metrics      []string // per-flow metric names; empty: every numeric one
 	Flows        []string // flows whose metrics are kept; empty: all
+	// Emulate, if set, runs a scenario with kernel hosts (package kernel,
+	// set by the command line on Linux): it takes the built run over and
+	// its closer removes what it made. Without it such a run fails.
+	Emulate func(*scenario.Run) (io.Closer, error)
 }
 
 // Axis is one dimension of the grid.

@@ -13,7 +13,11 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
+	"github.com/vishvananda/netns"
 	"golang.org/x/sys/unix"
 
 	"github.com/tcplab/tcplab/network"
@@ -38,10 +42,38 @@ func Available() error {
 		return &UnavailableError{fmt.Sprintf("cannot open /dev/net/tun: %v", err)}
 	}
 	unix.Close(fd)
-	if _, err := os.Stat("/proc/self/ns/net"); err != nil {
-		return &UnavailableError{"no network namespaces in this kernel"}
+	if err := probed(); err != nil {
+		return &UnavailableError{fmt.Sprintf("cannot make a named network namespace: %v", err)}
 	}
 	return nil
+}
+
+// probed is the answer of the first probe: the rights do not change while
+// a process runs, and emulations made side by side must not probe under
+// one name at once.
+var probed = sync.OnceValue(probeNamespace)
+
+// probeNamespace makes a named namespace and removes it: root in a
+// container may lack the rights (CAP_SYS_ADMIN, a writable /run) that
+// kernel hosts need.
+func probeNamespace() error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	orig, err := netns.Get()
+	if err != nil {
+		return err
+	}
+	defer orig.Close()
+	name := nsName(os.Getpid(), "probe")
+	ns, err := netns.NewNamed(name)
+	if serr := netns.Set(orig); serr != nil {
+		panic(fmt.Sprintf("kernel: cannot return to the original network namespace: %v", serr))
+	}
+	if err != nil {
+		return err
+	}
+	ns.Close()
+	return netns.DeleteNamed(name)
 }
 
 // Emulation is a simulated network with kernel hosts on it, run in real
@@ -59,7 +91,10 @@ type Emulation struct {
 	wire    []wireCount // per flow index
 	apps    []app
 	removed []string // leftovers of dead runs removed at the start
+	id      int64    // numbers this emulation's namespaces apart from others'
 }
+
+var emulations atomic.Int64
 
 type flowKey struct {
 	from, to network.NodeID
@@ -92,7 +127,8 @@ func New(net *network.Net, nodes []*network.Node) (*Emulation, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Emulation{net: net, Clock: clock, byAddr: map[netip.Addr]*Host{}, flows: map[flowKey]int32{}, removed: removed}
+	e := &Emulation{net: net, Clock: clock, byAddr: map[netip.Addr]*Host{}, flows: map[flowKey]int32{}, removed: removed,
+		id: emulations.Add(1)}
 	addr := Range.Addr()
 	for _, nd := range nodes {
 		addr = addr.Next()

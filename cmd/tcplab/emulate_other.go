@@ -4,8 +4,11 @@ package main
 
 import (
 	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tcplab/tcplab/scenario"
 )
 
 // Kernel hosts are Linux network namespaces and TUN devices.
@@ -19,3 +22,6 @@ var emulateCmd = &cobra.Command{
 }
 
 func init() { rootCmd.AddCommand(emulateCmd) }
+
+// emulator: no kernel hosts here; a sweep over them fails at its runs.
+var emulator func(*scenario.Run) (io.Closer, error)

@@ -140,6 +140,19 @@ func scenarioError(err error) error {
 	return err
 }
 
+// build builds s; a problem in the scenario is bad input (exit 2).
+func build(s *scenario.Scenario) (*scenario.Run, error) {
+	run, err := s.Build()
+	if err != nil {
+		var es scenario.Errors
+		if errors.As(err, &es) {
+			return nil, badInput(scenarioError(err))
+		}
+		return nil, err
+	}
+	return run, nil
+}
+
 // runScenario builds s, hands the built run to before, and runs it. A
 // panic below is a bug, not bad input: it becomes an internal error (exit
 // 1) rather than Go's exit status 2.
@@ -149,12 +162,8 @@ func runScenario(s *scenario.Scenario, b scenario.Budget, before func(*scenario.
 			res, err = nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	run, err := s.Build()
+	run, err := build(s)
 	if err != nil {
-		var es scenario.Errors
-		if errors.As(err, &es) {
-			return nil, badInput(scenarioError(err))
-		}
 		return nil, err
 	}
 	before(run)

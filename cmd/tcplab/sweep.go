@@ -80,6 +80,7 @@ func runSweep(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return badInput(scenarioError(err))
 	}
+	sw.Emulate = emulator
 	shard, shards, err := sweepShard()
 	if err != nil {
 		return badInput(err)
