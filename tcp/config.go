@@ -48,8 +48,10 @@ type GrowthConfig struct {
 	// SsthreshBasis is what a loss halves: flight (RFC 5681 eq. 4, ns-3:
 	// bytes in flight) or cwnd (ns-2: min(cwnd, window)).
 	SsthreshBasis SsthreshBasis `yaml:"ssthresh_basis"`
-	// ByteCounting grows cwnd by the bytes acked (RFC 3465, L = 2 SMSS) rather
-	// than by one segment per ACK (ns-2, ns-3 NewReno).
+	// ByteCounting grows cwnd by the bytes acked (RFC 3465: in slow start
+	// with L = 2 SMSS, in congestion avoidance one SMSS per cwnd of bytes
+	// acknowledged) rather than by one segment, or MSS²/cwnd, per ACK
+	// (ns-2, ns-3 NewReno).
 	ByteCounting bool `yaml:"byte_counting"`
 	// SlowStartCarry: an ACK that acknowledges more segments than slow
 	// start uses also makes one congestion-avoidance increment when it
@@ -215,7 +217,10 @@ var profiles = map[string]Config{
 	"linux": {
 		Profile: "linux", Variant: "cubic",
 		Segments: SegmentConfig{MSS: 1448, HeaderBytes: 40, OptionBytes: true, InitialWindow: 10},
-		Growth:   GrowthConfig{SsthreshBasis: FlightBasis, ByteCounting: true, IdleRestart: true},
+		// Linux halves cwnd, not the flight (tcp_reno_ssthresh: max(cwnd/2, 2)),
+		// and counts acknowledged segments in congestion avoidance too
+		// (tcp_cong_avoid_ai).
+		Growth: GrowthConfig{SsthreshBasis: CwndBasis, ByteCounting: true, IdleRestart: true},
 		Recovery: RecoveryConfig{SACK: true, DupThresh: 3, LimitedTransmit: true, Exit: ExitToSsthresh,
 			PartialAckRestart: RestartEvery},
 		Acks: AckConfig{DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond},

@@ -76,8 +76,11 @@ func (c *Cubic) OnAck(s *State, a *AckEvent) {
 	c.timedOut = false
 	if s.InSlowStart() {
 		// One segment per segment acknowledged, as Linux's tcp_slow_start
-		// and ns-3's TcpCubic (Reno's engine default is one per ACK).
-		s.Cwnd += max(math.Floor(a.Acked/s.MSS), 1) * s.MSS
+		// (Reno's engine default is one per ACK), and no further than
+		// ssthresh: an ACK that covers a repaired hole (after a timeout,
+		// a hundred segments at once) must not take cwnd past it (RFC
+		// 5681 §3.1; Linux caps it there too).
+		s.Cwnd = min(s.Cwnd+max(math.Floor(a.Acked/s.MSS), 1)*s.MSS, s.Ssthresh)
 		return
 	}
 	cwnd := s.Cwnd / s.MSS
@@ -110,6 +113,12 @@ func (c *Cubic) OnAck(s *State, a *AckEvent) {
 		// flat; Linux (bictcp_update) and ns-3 let cwnd grow at least one
 		// segment per 20 ACKs (about 5% per RTT).
 		grow = max(grow, 1.0/20)
+	}
+	if s.growth.ByteCounting {
+		// Counting what is acknowledged, not ACKs: Linux's
+		// tcp_cong_avoid_ai(tp, ca->cnt, acked) grows by acked/cnt
+		// segments, so delayed ACKs do not halve the growth.
+		grow *= max(a.Acked/s.MSS, 1)
 	}
 	s.Cwnd += grow * s.MSS
 }

@@ -44,6 +44,13 @@ func RenoIncrease(s *State, a *AckEvent) {
 			return
 		}
 	}
+	if s.growth.ByteCounting {
+		// RFC 3465 §2.1: one SMSS per cwnd of bytes acknowledged, so a
+		// delayed ACK covering two segments counts twice (Linux's
+		// tcp_cong_avoid_ai counts acknowledged segments the same way).
+		s.Cwnd += s.MSS * a.Acked / s.Cwnd
+		return
+	}
 	s.Cwnd += s.MSS * s.MSS / s.Cwnd
 }
 

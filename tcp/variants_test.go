@@ -296,6 +296,51 @@ func TestCubicRenoFriendlyRegion(t *testing.T) {
 	}
 }
 
+// An ACK that covers a repaired hole after a timeout (here 156 segments
+// at cwnd 1) takes slow start to ssthresh, not past it (RFC 5681 §3.1,
+// Linux's tcp_slow_start): uncapped it had jumped to 157 segments and
+// flooded a 50-packet queue.
+func TestCubicSlowStartStopsAtSsthresh(t *testing.T) {
+	v := newTestVariant(t, "cubic", nil)
+	s := testState(1, 9)
+	v.OnAck(s, &AckEvent{Ack: s.Una + 156*tMSS, Acked: 156 * tMSS, RTT: 100 * sim.Millisecond})
+	if segs(s.Cwnd) != 9 {
+		t.Errorf("cwnd %.1f segments after a 156-segment ACK at ssthresh 9", segs(s.Cwnd))
+	}
+	s = testState(4, 9)
+	v.OnAck(s, &AckEvent{Ack: s.Una + 2*tMSS, Acked: 2 * tMSS, RTT: 100 * sim.Millisecond})
+	if segs(s.Cwnd) != 6 {
+		t.Errorf("cwnd %.1f after a delayed ACK of 2 segments at 4, want 6", segs(s.Cwnd))
+	}
+}
+
+// In congestion avoidance, with byte counting (the linux profile) a
+// delayed ACK covering two segments grows the window as much as two ACKs
+// of one (Linux's tcp_cong_avoid_ai counts acknowledged segments); per ACK
+// (RFC 9438 as written) it grows it half as much.
+func TestCubicCountsAcknowledgedSegmentsWithByteCounting(t *testing.T) {
+	growth := func(byteCounting bool, perACK float64, acks int) float64 {
+		v := newTestVariant(t, "cubic", map[string]float64{"tcp_friendliness": 0})
+		s := testState(100, 1000)
+		s.growth.ByteCounting = byteCounting
+		v.OnLoss(s, &LossEvent{})
+		start := s.Cwnd
+		for range acks { // over the same 200 ms
+			s.Now += sim.Time(perACK) * 10 * sim.Millisecond
+			s.Una += int64(perACK * tMSS)
+			v.OnAck(s, &AckEvent{Ack: s.Una, Acked: perACK * tMSS, RTT: 100 * sim.Millisecond})
+		}
+		return segs(s.Cwnd - start)
+	}
+	one, two := growth(true, 1, 20), growth(true, 2, 10)
+	if math.Abs(one-two) > 0.02*one || one <= 0 {
+		t.Errorf("byte counting: 20 ACKs of 1 segment grew %.3f, 10 of 2 grew %.3f; want equal", one, two)
+	}
+	if perACK := growth(false, 2, 10); math.Abs(perACK-two/2) > 0.1*two/2 {
+		t.Errorf("per ACK: 10 ACKs of 2 segments grew %.3f, want half of %.3f", perACK, two)
+	}
+}
+
 // jerseyRate feeds a NewJersey/T-DLRP estimator 10 segments per 100 ms for
 // a few seconds (receiver timestamps 10 ms apart).
 func jerseyRate(v Variant, s *State) {
