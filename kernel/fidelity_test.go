@@ -178,8 +178,17 @@ func TestSimulatedLinuxAsRecordedKernel(t *testing.T) {
 }
 
 // fidelityOpen are the points where tcplab's linux profile is known to
-// differ from the kernel by more than the tolerance.
-var fidelityOpen = map[fidelityPoint]bool{}
+// differ from the kernel by more than the tolerance: scenario A under loss,
+// tcplab below the kernel by 7-12%, more as loss grows. The kernel
+// recovers every loss there without a timeout (its namespace counted 0
+// TCPTimeouts and 0 TCPLossProbes in 30 s at 5%: RACK marks a segment lost
+// on one SACK and a quarter of min RTT), where tcplab, with RFC 6675's
+// three duplicate ACKs and RFC 6298's timer, times out 10-30 times a
+// minute at the small windows 5% loss leaves (docs/emulation.md).
+var fidelityOpen = map[fidelityPoint]bool{
+	{"A", "1%", "reno"}: true, {"A", "2%", "reno"}: true, {"A", "5%", "reno"}: true,
+	{"A", "5%", "cubic"}: true, {"A", "5%", "bbr"}: true,
+}
 
 // readFidelity reads the record: goodput by point and seed.
 func readFidelity(t *testing.T) map[fidelityPoint]map[int]float64 {
