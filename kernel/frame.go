@@ -24,6 +24,9 @@ type frame struct {
 // longer read would be truncated, so the devices keep the default MTU.
 const frameSize = 2048
 
+// IPBytes implements network.Wire: traces write a kernel packet as sent.
+func (f *frame) IPBytes() []byte { return f.b[:f.n] }
+
 type frames struct{ free *frame }
 
 func (fs *frames) get() *frame {

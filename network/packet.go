@@ -156,6 +156,13 @@ type Packet struct {
 	Body any
 }
 
+// Wire is what a packet's Body implements when the packet is a real IP
+// packet (a kernel host's, package kernel): traces write these bytes as
+// they are instead of headers made from the fields.
+type Wire interface {
+	IPBytes() []byte
+}
+
 // IsData reports whether the packet carries payload (as opposed to a pure
 // ACK); error models may apply to one kind only.
 func (p *Packet) IsData() bool { return p.Payload > 0 || p.Flags&(FlagSYN|FlagFIN) != 0 }

@@ -75,7 +75,8 @@ type PcapOptions struct {
 
 // Pcap writes the packets crossing one or more link directions as an
 // Ethernet pcap file (microsecond timestamps, the format every tool
-// reads). Payload bytes are zeros; headers are real, checksums correct.
+// reads). Payload bytes are zeros; headers are real, checksums correct. A
+// kernel host's packet (network.Wire) is written as the kernel sent it.
 type Pcap struct {
 	w      *pcapgo.Writer
 	flows  []Flow
@@ -178,6 +179,15 @@ func (c *Pcap) fromSender(p *network.Packet) bool {
 
 // encode builds the frame for p behind the given link-layer headers.
 func (c *Pcap) encode(p *network.Packet, link ...gopacket.SerializableLayer) ([]byte, error) {
+	if w, ok := p.Body.(network.Wire); ok {
+		// A real IP packet (a kernel host's): its own bytes, payload and
+		// all, behind the link layer.
+		c.layers = append(append(c.layers[:0], link...), gopacket.Payload(w.IPBytes()))
+		if err := gopacket.SerializeLayers(c.buf, gopacket.SerializeOptions{}, c.layers...); err != nil {
+			return nil, err
+		}
+		return c.buf.Bytes(), nil
+	}
 	src, dst := NodeIP(p.Src), NodeIP(p.Dst)
 	c.ip = layers.IPv4{Version: 4, TTL: 64, SrcIP: src[:], DstIP: dst[:], Id: uint16(p.ID), Flags: layers.IPv4DontFragment}
 	// ECN field of the TOS byte (RFC 3168 §5): ECT(0) = 10, CE = 11.

@@ -204,3 +204,35 @@ func TestTsharkReadsSimulatorValues(t *testing.T) {
 	}
 	t.Logf("%d packets agree; %d carry SACK blocks (%d several)", len(rec.pkts), sacks, multi)
 }
+
+// rawIP is a packet body carrying a real IP packet (a kernel host's).
+type rawIP []byte
+
+func (r rawIP) IPBytes() []byte { return r }
+
+// A real IP packet (network.Wire) is written as it was sent, behind the
+// Ethernet header, not rebuilt from the simulator's fields.
+func TestPcapWritesARealPacketAsSent(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := trace.NewPcap(&buf, nil, trace.PcapOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip := rawIP{0x45, 0, 0, 24, 0xab, 0xcd, 0x40, 0, 64, 17, 0x12, 0x34, 10, 213, 0, 1, 10, 213, 0, 2, 'd', 'a', 't', 'a'}
+	w.Trace('-', nil, &network.Packet{Src: 0, Dst: 1, Proto: network.UDP, Size: 24, Payload: 4, Body: ip}, sim.Second)
+	if w.Err() != nil {
+		t.Fatal(w.Err())
+	}
+	rd, err := pcapgo.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, ci, err := rd.ReadPacketData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ethernet pads a frame to 60 bytes; the IP header's length ends the packet.
+	if len(data) < 14+len(ip) || !bytes.Equal(data[14:14+len(ip)], ip) || len(bytes.Trim(data[14+len(ip):], "\x00")) != 0 || ci.Timestamp.Unix() != 1 {
+		t.Errorf("frame % x, want the Ethernet header then % x", data, []byte(ip))
+	}
+}
