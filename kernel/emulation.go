@@ -92,6 +92,8 @@ type Emulation struct {
 	apps    []app
 	removed []string // leftovers of dead runs removed at the start
 	id      int64    // numbers this emulation's namespaces apart from others'
+
+	interrupted atomic.Bool
 }
 
 var emulations atomic.Int64
@@ -279,7 +281,10 @@ func (e *Emulation) Run(end sim.Time) (bool, error) {
 }
 
 // Interrupt stops a run soon (Ctrl-C); safe from any goroutine.
-func (e *Emulation) Interrupt() { e.Clock.Interrupt() }
+func (e *Emulation) Interrupt() { e.interrupted.Store(true); e.Clock.Interrupt() }
+
+// Interrupted reports whether Interrupt stopped the run.
+func (e *Emulation) Interrupted() bool { return e.interrupted.Load() }
 
 // Close stops every program and removes every namespace and device the
 // emulation made.

@@ -38,13 +38,15 @@ cubic, bbr) or a program (app {type: command, argv: [...], server: [...]},
 
 The result adds, per kernel flow, its sender's TCP_INFO (sampled every 100 ms),
 and the run's lateness against the clock (p50/p99/max); a run whose p99 exceeds
---bound says so in a warning. Ctrl-C stops the run and prints what it had.
+--bound says so in a warning. Ctrl-C stops the run and prints what it had
+(exit 3, as a run stopped by a budget).
 
 Needs root and /dev/net/tun (exit 2 otherwise). Everything made is removed at
 exit; what a killed run left behind is removed at the next start.
 
 Exit status: 0 on success, 1 for an internal failure, 2 for a bad scenario or
-flag, or a machine that cannot emulate.`,
+flag, or a machine that cannot emulate, 3 when interrupted (the partial result
+is printed).`,
 	Example: `  tcplab emulate examples/emulate-dumbbell.yaml
   tcplab emulate examples/emulate-dumbbell.yaml --set flows.kernel.transport.variant=bbr --format json`,
 	Args: cobra.ExactArgs(1),
@@ -63,32 +65,38 @@ flag, or a machine that cannot emulate.`,
 		if cmd.Flags().Changed("seed") {
 			s.Seed = emulateFlags.seed
 		}
-		res, err := emulate(s, emulateFlags.bound)
+		res, interrupted, err := emulate(s, emulateFlags.bound)
 		if err != nil {
 			return err
 		}
 		for _, w := range res.Warnings {
 			fmt.Fprintf(cmd.ErrOrStderr(), "tcplab: warning: %s\n", w)
 		}
-		return output.WriteResult(cmd.OutOrStdout(), format, res)
+		if err := output.WriteResult(cmd.OutOrStdout(), format, res); err != nil {
+			return err
+		}
+		if interrupted {
+			return budgetExceeded{fmt.Errorf("interrupted at %.3f s of %v", res.SimSeconds, s.Duration)}
+		}
+		return nil
 	},
 }
 
 // emulate builds s, makes its kernel hosts, runs it in real time and
-// removes the hosts, on Ctrl-C too.
-func emulate(s *scenario.Scenario, bound time.Duration) (*scenario.Result, error) {
+// removes the hosts, on Ctrl-C too (which it reports).
+func emulate(s *scenario.Scenario, bound time.Duration) (*scenario.Result, bool, error) {
 	run, err := build(s)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	e, err := kernel.Attach(run)
 	if err != nil {
 		var es scenario.Errors
 		var un *kernel.UnavailableError
 		if errors.As(err, &es) || errors.As(err, &un) {
-			return nil, badInput(err)
+			return nil, false, badInput(err)
 		}
-		return nil, err
+		return nil, false, err
 	}
 	defer e.Close()
 	e.Clock.Bound = bound
@@ -100,7 +108,8 @@ func emulate(s *scenario.Scenario, bound time.Duration) (*scenario.Result, error
 			e.Interrupt()
 		}
 	}()
-	return run.Run()
+	res, err := run.Run()
+	return res, e.Interrupted(), err
 }
 
 // emulator runs a sweep's runs that have kernel hosts.

@@ -5,12 +5,14 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tcplab/tcplab/kernel"
 )
@@ -95,4 +97,50 @@ func TestEmulateWithoutRootExits2(t *testing.T) {
 	if !strings.Contains(string(out), "kernel hosts need root") {
 		t.Errorf("as nobody, the message was %q", out)
 	}
+}
+
+// Ctrl-C stops an emulation: the result so far is printed, the exit status
+// is 3, and nothing the run made is left.
+func TestEmulateInterruptedCleansUpAndExits3(t *testing.T) {
+	if os.Getenv("TCPLAB_EMULATE_CHILD") != "" {
+		os.Exit(execute([]string{"emulate", "../../examples/emulate-dumbbell.yaml", "--format", "json"}))
+	}
+	if err := kernel.Available(); err != nil {
+		t.Skipf("kernel hosts unavailable here: %v", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "-test.run=^TestEmulateInterruptedCleansUpAndExits3$")
+	cmd.Env = append(os.Environ(), "TCPLAB_EMULATE_CHILD=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(10 * time.Second)
+	for len(namespacesOf(pid)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Fatalf("exit: %v\nstderr: %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted at") || !strings.Contains(stdout.String(), `"stack": "kernel"`) {
+		t.Errorf("stdout %.200q\nstderr %q", stdout.String(), stderr.String())
+	}
+	if left := namespacesOf(pid); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// namespacesOf lists the namespaces a tcplab process made.
+func namespacesOf(pid int) []string {
+	m, _ := filepath.Glob(fmt.Sprintf("/run/netns/tcplab-%d-*", pid))
+	return m
 }
