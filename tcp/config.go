@@ -104,6 +104,13 @@ type RecoveryConfig struct {
 	// partial ACK of SACK recovery whatever the pipe says (ns-3.37); RFC
 	// 6675 sends only while cwnd - pipe allows.
 	SACKPartialRetransmit bool `yaml:"sack_partial_retransmit"`
+	// RACK adds RFC 8985's time-based loss detection to SACK recovery
+	// (tcp/rack.go): a segment is lost once a segment sent after it is
+	// delivered and an RTT plus a reordering window has passed since it
+	// was sent, however few duplicate ACKs came (Linux's default; not yet
+	// the linux profile's: docs/emulation.md). It reads SACK blocks:
+	// without SACK it does nothing.
+	RACK bool `yaml:"rack"`
 }
 
 // AckConfig is the receiver's acknowledgment policy.
@@ -213,7 +220,8 @@ var profiles = map[string]Config{
 		Pacing: PacingConfig{SSRatio: 200, CARatio: 120, Quantum: 1},
 	},
 	// A modern Linux sender: CUBIC, IW 10 (RFC 6928), SACK, timestamps,
-	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO.
+	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO. Linux's RACK
+	// is `rack: true`, not yet the default (docs/emulation.md).
 	"linux": {
 		Profile: "linux", Variant: "cubic",
 		Segments: SegmentConfig{MSS: 1448, HeaderBytes: 40, OptionBytes: true, InitialWindow: 10},

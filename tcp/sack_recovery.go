@@ -57,6 +57,9 @@ func (r *sackRecovery) sack(p *network.Packet) (fresh bool) {
 			}
 			if s.sb.markSacked(k) {
 				fresh = true
+				if s.rack != nil {
+					s.rackDelivered(k, &s.ev, s.rack.before)
+				}
 				if s.rate != nil {
 					s.delivered(k)
 				}
@@ -163,6 +166,9 @@ func (r *sackRecovery) lostBelow() int64 {
 	if len(s.sb.top) >= s.cfg.Recovery.DupThresh {
 		lost = s.sb.top[len(s.sb.top)-1]
 	}
+	if s.rack != nil && s.rack.lost > lost {
+		lost = s.rack.lost // RACK's prefix of lost segments (rack.go)
+	}
 	if checkPipe {
 		if want := r.scanLostBelow(); want != lost {
 			panic(fmt.Sprintf("tcp: IsLost boundary %d, the scan finds %d", lost, want))
@@ -175,15 +181,20 @@ func (r *sackRecovery) lostBelow() int64 {
 // scoreboard.top.
 func (r *sackRecovery) scanLostBelow() int64 {
 	s := r.s
+	lost := s.sb.base
 	n := 0
 	for j := s.sb.base + int64(s.sb.n) - 1; j >= s.sb.base; j-- {
 		if s.sb.at(j).sacked {
 			if n++; n >= s.cfg.Recovery.DupThresh {
-				return j
+				lost = j
+				break
 			}
 		}
 	}
-	return s.sb.base
+	if s.rack != nil && s.rack.lost > lost {
+		lost = s.rack.lost
+	}
+	return lost
 }
 
 // pipe is SetPipe (RFC 6675 §4): bytes believed in the network.
@@ -268,7 +279,8 @@ func (r *sackRecovery) scanPipe() int64 {
 			}
 			continue
 		}
-		if sacked < s.cfg.Recovery.DupThresh && !(r.afterRTO && start < s.recover) {
+		rackLost := s.rack != nil && k < s.rack.lost
+		if sacked < s.cfg.Recovery.DupThresh && !rackLost && !(r.afterRTO && start < s.recover) {
 			pipe += size // not SACKed and not lost: still in flight
 		}
 		if info.rxRecov {

@@ -104,7 +104,8 @@ type Sender struct {
 	// sets the window only once it has seen the whole ACK; sends wait for
 	// it (sendHeld).
 	holdSend, sendHeld bool
-	_                  [48]byte // to 1 280 bytes
+	rack               *rack    // RFC 8985 loss detection (rack.go), if on
+	_                  [40]byte // to 1 280 bytes
 }
 
 type senderStats struct {
@@ -139,6 +140,9 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 		s.rec = o.newRecovery(s)
 	} else {
 		s.rec = newRecovery(s, recovery)
+	}
+	if _, sack := s.rec.(*sackRecovery); sack && c.Recovery.RACK {
+		s.newRACK()
 	}
 	s.est = rtoPolicies[c.Timer.RTO.Policy](c.Timer.RTO, func(name string) *rand.Rand {
 		return f.net.Stream("tcp/" + f.Name + "/" + name)
@@ -483,7 +487,13 @@ func (s *Sender) onAck(p *network.Packet) {
 		s.rate.begin(int64(s.Flight()))
 		s.holdSend = true
 	}
+	if s.rack != nil {
+		s.rack.before = s.rack.fack
+	}
 	fresh := p.NSack > 0 && s.rec.sack(p)
+	if s.rack != nil {
+		s.rackOnAck(ack)
+	}
 	if ev.ECE && s.cfg.ECN {
 		s.onECE(ev)
 	}
@@ -591,6 +601,9 @@ func (s *Sender) onNewAck(p *network.Packet, ev *AckEvent) {
 		}
 	}
 	s.sb.trim(s.seg(ack))
+	if s.rack != nil {
+		s.rackDetect()
+	}
 	if ack == s.limit || s.Una == s.High && s.limit != math.MaxInt64 && ack >= s.limit {
 		s.f.complete(now)
 	}
