@@ -4,8 +4,9 @@ package kernel
 
 import (
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tcplab/tcplab/network"
@@ -43,7 +44,7 @@ func (e *Emulation) attach(run *scenario.Run) error {
 	}
 	for _, k := range flows {
 		src, dst := e.Host(run.Net.Node(k.Src)), e.Host(run.Net.Node(k.Dst))
-		for _, key := range sortedKeys(k.Sysctls) {
+		for _, key := range slices.Sorted(maps.Keys(k.Sysctls)) {
 			for _, h := range []*Host{src, dst} {
 				if err := h.Set(key, k.Sysctls[key]); err != nil {
 					return run.FlowError(k, "transport", "sysctl %s in %s: %v", key, h.Namespace, err)
@@ -61,7 +62,7 @@ func (e *Emulation) attach(run *scenario.Run) error {
 		}
 		if !have[k.CC] {
 			return run.FlowError(k, "transport.variant", "this kernel has no congestion control %q (it has %s; a module may add more: modprobe tcp_%s)",
-				k.CC, strings.Join(sortedKeys(have), ", "), k.CC)
+				k.CC, strings.Join(slices.Sorted(maps.Keys(have)), ", "), k.CC)
 		}
 		var size int64
 		if t, ok := k.App.(*traffic.TransferParams); ok {
@@ -88,15 +89,6 @@ func congestionControls() map[string]bool {
 		out[f] = true
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Finish implements scenario.Emulator: lateness, each host's device

@@ -164,9 +164,6 @@ func (e *Emulation) Host(nd *network.Node) *Host {
 	return nil
 }
 
-// Removed lists the leftovers of dead runs this emulation removed.
-func (e *Emulation) Removed() []string { return e.removed }
-
 // readAll takes every packet waiting at the host's device into the
 // simulated network, at the current (wall-clock) time.
 func (h *Host) readAll() {

@@ -123,7 +123,6 @@ func (c *Clock) Run(end sim.Time) (interrupted bool, err error) {
 		if next <= sim.Time(time.Since(c.t0)) {
 			c.runDue(next)
 			if next == end {
-				c.s.RunUntil(end)
 				return false, nil
 			}
 			// Behind the clock: still look at the descriptors now and

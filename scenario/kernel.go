@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,20 +71,11 @@ func (s *Scenario) checkKernel(r *reporter, nodes map[string]int) {
 		}
 		t := &f.Transport
 		for _, k := range t.keys {
-			if !contains(KernelTransportKeys, k.key) {
+			if !slices.Contains(KernelTransportKeys, k.key) {
 				r.at(k.line, t.field(k.key), "not applied to a kernel socket (it takes %s; the rest is the kernel's own)", strings.Join(KernelTransportKeys, ", "))
 			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // KernelFlow is a flow between kernel hosts, for the emulator to open.
