@@ -167,5 +167,11 @@ func runScenario(s *scenario.Scenario, b scenario.Budget, before func(*scenario.
 		return nil, err
 	}
 	before(run)
-	return run.RunWithin(b)
+	res, err = run.RunWithin(b)
+	var es scenario.Errors
+	if errors.As(err, &es) {
+		// A scenario the run refuses (kernel hosts: tcplab emulate).
+		return res, badInput(scenarioError(err))
+	}
+	return res, err
 }

@@ -116,6 +116,8 @@ func TestExitStatus(t *testing.T) {
 		{"bad override", []string{"run", "../../examples/cbr-bottleneck.yaml", "--set", "links.bottleneck.delay=5"}, 2, "",
 			`--set links.bottleneck.delay=5: links[bottleneck].delay: bad duration "5"`},
 		{"missing file", []string{"run", dir + "/none.yaml"}, 2, "", "no such file"},
+		{"kernel hosts, simulated only", []string{"run", "../../examples/emulate-dumbbell.yaml"}, 2, "",
+			"nodes[K1].kernel: kernel hosts run only under tcplab emulate"},
 		{"unknown format", []string{"run", "../../examples/cbr-bottleneck.yaml", "--format", "xml"}, 2, "", `unknown --format "xml"`},
 		{"unknown flag", []string{"run", "../../examples/cbr-bottleneck.yaml", "--sed", "3"}, 2, "", "unknown flag"},
 		{"no file", []string{"run"}, 2, "", "accepts 1 arg"},
