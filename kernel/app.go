@@ -31,7 +31,13 @@ type flowBase struct {
 	Start, Stop sim.Time // Stop: sim.Never for the end of the run
 	e           *Emulation
 	drops       [network.NumDropCauses]int64
-	stoppedAt   sim.Time // when it stopped (0: not yet)
+	stoppedAt   sim.Time  // when it stopped (0: not yet)
+	atStop      wireCount // the wire's counts then: the rates are over the active time
+}
+
+// stopped records the flow's stop at now, on the clock's thread.
+func (b *flowBase) stopped(now sim.Time) {
+	b.stoppedAt, b.atStop = now, b.e.wire[b.Flow]
 }
 
 func (b *flowBase) bind(e *Emulation) {
@@ -48,6 +54,9 @@ func (b *flowBase) result(now sim.Time, delivered int64) metrics.Flow {
 	r := metrics.Flow{ID: b.Name, Transport: "tcp", Stack: "kernel", Src: b.Src.Node.Name, Dst: b.Dst.Node.Name,
 		StartSeconds: b.Start.Seconds(), StopSeconds: end.Seconds(), DeliveredBytes: delivered, Dropped: map[string]int64{}}
 	w := b.e.wire[b.Flow]
+	if b.stoppedAt > 0 {
+		w = b.atStop
+	}
 	r.SentPackets = w.dataPackets
 	if active := (end - b.Start).Seconds(); active > 0 {
 		r.GoodputBps = float64(delivered) * 8 / active

@@ -97,7 +97,7 @@ func (c *Command) schedule(e *Emulation) {
 	})
 	if c.Stop < sim.Never {
 		e.net.Sched.At(c.Stop, func() {
-			c.stoppedAt = e.net.Now()
+			c.stopped(e.net.Now())
 			c.mu.Lock()
 			cmd := c.client
 			c.mu.Unlock()
@@ -125,7 +125,7 @@ func terminate(cmd *exec.Cmd) {
 
 func (c *Command) finish(e *Emulation) {
 	if c.stoppedAt == 0 {
-		c.stoppedAt = e.net.Now()
+		c.stopped(e.net.Now())
 	}
 }
 
@@ -153,7 +153,11 @@ func (c *Command) Err() error {
 
 // Result implements the scenario's flow result.
 func (c *Command) Result(now sim.Time) metrics.Flow {
-	r := c.result(now, c.e.wire[c.Flow].deliveredPayload)
+	delivered := c.e.wire[c.Flow].deliveredPayload
+	if c.stoppedAt > 0 {
+		delivered = c.atStop.deliveredPayload
+	}
+	r := c.result(now, delivered)
 	r.Variant = "command"
 	return r
 }

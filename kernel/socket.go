@@ -29,10 +29,10 @@ type Bulk struct {
 	Size        int64 // 0: unbounded
 	SampleEvery time.Duration
 
-	ln       net.Listener
-	received atomic.Int64
-	doneAt   atomic.Int64 // simulated time the last of Size arrived
-	atStop   int64        // received when it stopped
+	ln        net.Listener
+	received  atomic.Int64
+	doneAt    atomic.Int64 // simulated time the last of Size arrived
+	delivered int64        // received when it stopped
 
 	mu      sync.Mutex
 	conn    *net.TCPConn
@@ -131,7 +131,8 @@ func (b *Bulk) halt(now sim.Time) {
 	if b.stopped {
 		return
 	}
-	b.stopped, b.stoppedAt, b.atStop = true, now, b.received.Load()
+	b.stopped, b.delivered = true, b.received.Load()
+	b.flowBase.stopped(now)
 	close(b.stop)
 	if b.conn != nil {
 		b.conn.SetWriteDeadline(time.Now()) // a blocked write returns
@@ -304,7 +305,7 @@ func (b *Bulk) Err() error {
 
 // Result implements the scenario's flow result.
 func (b *Bulk) Result(now sim.Time) metrics.Flow {
-	delivered := b.atStop
+	delivered := b.delivered
 	if b.Size > 0 && b.doneAt.Load() > 0 {
 		delivered = min(b.received.Load(), b.Size)
 	}
