@@ -20,6 +20,9 @@ type app interface {
 	close()
 	// Err is why it could not run, if it could not.
 	Err() error
+	// traceRows are its rows of the run's TCP time series (none for a
+	// program, whose TCP the emulator does not see).
+	traceRows() []metrics.Row
 }
 
 // flowBase is what every kernel flow keeps: its identity, its times, and

@@ -32,6 +32,7 @@ func Attach(run *scenario.Run) (*Emulation, error) {
 		return nil, err
 	}
 	run.Emulate(e)
+	e.run = run
 	return e, nil
 }
 
@@ -100,6 +101,11 @@ func (e *Emulation) Finish(res *scenario.Result) {
 		hosts[h.Node.Name] = h.Stats
 	}
 	res.Emulation = Report{Lateness: l, Hosts: hosts, RemovedLeftovers: e.removed}
+	if e.run != nil {
+		for _, a := range e.apps {
+			e.run.TraceRows(a.traceRows())
+		}
+	}
 	if l.Exceeded {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("not real-time: p99 lateness %.0f µs exceeds the bound of %.0f µs (max %.0f µs); kernel flows saw a slower network than the scenario's",
 			l.P99us, l.BoundUs, l.MaxUs))

@@ -144,6 +144,8 @@ func (c *Command) close() {
 	}
 }
 
+func (c *Command) traceRows() []metrics.Row { return nil }
+
 // Err is why the program could not start, if it could not.
 func (c *Command) Err() error {
 	c.mu.Lock()

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/realtime"
+	"github.com/tcplab/tcplab/scenario"
 	"github.com/tcplab/tcplab/sim"
 )
 
@@ -94,6 +95,7 @@ type Emulation struct {
 	id      int64    // numbers this emulation's namespaces apart from others'
 
 	interrupted atomic.Bool
+	run         *scenario.Run // the run it drives (Attach), for its traces
 }
 
 var emulations atomic.Int64

@@ -75,7 +75,9 @@ func TestKernelTCPCrossesTheSimulatedLink(t *testing.T) {
 		loss string
 	}{{"clean", "0"}, {"lossy", "2%"}} {
 		t.Run(c.name, func(t *testing.T) {
+			series := filepath.Join(t.TempDir(), "tcp.csv")
 			res := emulate(t, fmt.Sprintf(`duration: 3s
+trace: {tcp: %q}
 nodes:
   - {name: K1, kernel: true}
   - {name: K2, kernel: true}
@@ -83,7 +85,7 @@ links:
   - {name: l, from: K1, to: K2, bandwidth: 10Mbps, delay: 10ms, queue: {limit: 200}, loss: {rate: %s, direction: forward, packets: data}}
 flows:
   - {name: k, src: K1, dst: K2, transport: {variant: reno}, stop: 2s}
-`, c.loss))
+`, series, c.loss))
 			f := res.Flows[0]
 			info := f.Kernel
 			if f.Stack != "kernel" || info == nil || info.CongestionControl != "reno" || info.Samples < 15 {
@@ -106,6 +108,11 @@ flows:
 			}
 			if f.RetransmittedPackets < lost {
 				t.Errorf("%d lost in the network, %d retransmitted by the kernel", lost, f.RetransmittedPackets)
+			}
+			// The sampled TCP_INFO is in the run's TCP time series too.
+			csv, _ := os.ReadFile(series)
+			if n := strings.Count(string(csv), ",k,k,"); n != info.Samples {
+				t.Errorf("trace.tcp holds %d kernel samples, the result %d", n, info.Samples)
 			}
 			rep := res.Emulation.(Report)
 			// Lateness is reported, not held here: go test runs other

@@ -44,6 +44,7 @@ type Bulk struct {
 	wg      sync.WaitGroup
 
 	info              metrics.KernelInfo
+	rows              []metrics.Row // TCP_INFO samples for trace.tcp
 	cwndSum, rttSum   float64
 	rateSum           float64
 	timeouts, fastRtx int64 // the namespace's counters, if the only sender
@@ -244,6 +245,16 @@ func (b *Bulk) read(conn *net.TCPConn, sample bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if sample {
+		// A row of the run's TCP time series (trace.tcp), event 'k': the
+		// kernel's view, in the simulated flows' columns.
+		mss := float64(ti.Snd_mss)
+		b.rows = append(b.rows, metrics.Row{
+			Time: b.e.Clock.Now().Seconds(), Flow: b.Name, Event: 'k',
+			Una: 1 + int64(ti.Bytes_acked), High: 1 + int64(ti.Bytes_acked) + int64(ti.Unacked)*int64(ti.Snd_mss),
+			Cwnd: float64(ti.Snd_cwnd) * mss, Ssthresh: float64(ti.Snd_ssthresh) * mss,
+			Flight: int64(ti.Unacked-ti.Sacked-ti.Lost+ti.Retrans) * int64(ti.Snd_mss),
+			RTO:    float64(ti.Rto) / 1e6, SRTT: float64(ti.Rtt) / 1e6,
+		})
 		b.info.Samples++
 		b.cwndSum += float64(ti.Snd_cwnd)
 		b.rttSum += float64(ti.Rtt) / 1000
@@ -294,6 +305,12 @@ func (b *Bulk) close() {
 	case <-done:
 	case <-time.After(2 * time.Second):
 	}
+}
+
+func (b *Bulk) traceRows() []metrics.Row {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rows
 }
 
 // Err is why the sender could not run, if it could not.

@@ -178,6 +178,18 @@ func (r *Run) Attach(k *KernelFlow, src interface{ Result(sim.Time) metrics.Flow
 	r.flows[k.Index].(*kernelFlow).attached = src
 }
 
+// TraceRows appends rows to the run's TCP time series (trace.tcp), if it
+// has one: a kernel flow's sampled TCP_INFO, written by the emulator once
+// the run is over (after the simulated flows' rows).
+func (r *Run) TraceRows(rows []metrics.Row) {
+	if r.series == nil {
+		return
+	}
+	for i := range rows {
+		r.series.w.Write(&rows[i])
+	}
+}
+
 // Emulate makes e drive the run (Run then runs in real time).
 func (r *Run) Emulate(e Emulator) { r.emulator = e }
 
