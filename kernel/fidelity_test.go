@@ -178,16 +178,16 @@ func TestSimulatedLinuxAsRecordedKernel(t *testing.T) {
 }
 
 // fidelityOpen are the points where tcplab's linux profile is known to
-// differ from the kernel by more than the tolerance: scenario A under loss,
-// tcplab below the kernel by 7-12%, more as loss grows. The kernel
-// recovers every loss there without a timeout (its namespace counted 0
-// TCPTimeouts and 0 TCPLossProbes in 30 s at 5%: RACK marks a segment lost
-// on one SACK and a quarter of min RTT), where tcplab, with RFC 6675's
-// three duplicate ACKs and RFC 6298's timer, times out 10-30 times a
-// minute at the small windows 5% loss leaves (docs/emulation.md).
+// differ from the kernel by more than the tolerance: Reno at 2% and 5% and
+// CUBIC at 5% on scenario A, tcplab 6-10% below. Neither side times out
+// there any more (RACK, PRR and Linux's RTO in the profile); what is left
+// is the receiver: Linux acknowledges sooner than RFC 1122's every second
+// segment with a 40 ms timer (at 5%, seed 1: 192 of tcplab's ACKs waited
+// the timer, 99 of the kernel's came more than 20 ms after data; one ACK
+// per segment brings tcplab's Reno to 3% of the kernel's), and at these
+// small windows the ACK clock is the sending rate (docs/emulation.md).
 var fidelityOpen = map[fidelityPoint]bool{
-	{"A", "1%", "reno"}: true, {"A", "2%", "reno"}: true, {"A", "5%", "reno"}: true,
-	{"A", "5%", "cubic"}: true, {"A", "5%", "bbr"}: true,
+	{"A", "2%", "reno"}: true, {"A", "5%", "reno"}: true, {"A", "5%", "cubic"}: true,
 }
 
 // readFidelity reads the record: goodput by point and seed.

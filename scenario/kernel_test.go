@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -21,8 +23,8 @@ func TestKernelFlowErrorsNameTheLineAndField(t *testing.T) {
 			[]string{`x.yaml:13: flows[f].app: a command runs in a kernel host's namespace: S is simulated (write {name: S, kernel: true} under nodes)`}},
 		{"a datagram source on a kernel host", "    src: K1\n    dst: K2\n    app: {type: cbr, rate: 1Mbps, packet_size: 500B}\n",
 			[]string{`x.yaml:13: flows[f].app: a kernel host runs bulk, transfer or command, not cbr`}},
-		{"a simulated TCP setting on a kernel socket", "    src: K1\n    dst: K2\n    transport: {variant: cubic, window: 64, mss: 1000}\n",
-			[]string{`x.yaml:13: flows[f].transport.window: not applied to a kernel socket (it takes variant, mss, sack, timestamps, ecn; the rest is the kernel's own)`}},
+		{"a simulated TCP setting on a kernel socket", "    src: K1\n    dst: K2\n    transport: {variant: cubic, delack_count: 1, mss: 1000}\n",
+			[]string{`x.yaml:13: flows[f].transport.delack_count: not applied to a kernel socket (it takes variant, mss, sack, timestamps, ecn, window; the rest is the kernel's own)`}},
 		{"a command without a program", "    src: K1\n    dst: K2\n    app: {type: command}\n",
 			[]string{`x.yaml:13: flows[f].app.argv: missing: application command needs it`}},
 	}
@@ -60,6 +62,35 @@ func TestKernelHostsNeedTheEmulator(t *testing.T) {
 	ks := run.KernelFlows()
 	if len(ks) != 1 || ks[0].CC != "cubic" || ks[0].Src != "K1" || ks[0].AppType != "bulk" {
 		t.Fatalf("kernel flows %+v", ks)
+	}
+}
+
+// A kernel flow's window sizes both namespaces' socket buffers: four
+// times its bytes as the maximum, never below Linux's defaults.
+func TestKernelFlowWindowSizesTheBuffers(t *testing.T) {
+	for _, c := range []struct {
+		window, mss int
+		rmem, wmem  string
+	}{
+		{20000, 0, "4096 131072 115840000", "4096 16384 115840000"}, // the long path's 20 000 segments of 1448 bytes
+		{64, 1000, "4096 131072 6291456", "4096 16384 4194304"},     // small: Linux's own maxima
+	} {
+		src := fmt.Sprintf("duration: 1s\nnodes:\n  - {name: K1, kernel: true}\n  - {name: K2, kernel: true}\nlinks:\n  - {from: K1, to: K2, bandwidth: 1Mbps, delay: 1ms}\nflows:\n  - {src: K1, dst: K2, transport: {variant: bbr, window: %d, mss: %d}}\n", c.window, c.mss)
+		if c.mss == 0 {
+			src = strings.Replace(src, ", mss: 0", "", 1)
+		}
+		s, err := Parse("x.yaml", []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := s.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := run.KernelFlows()[0]
+		if k.Sysctls["ipv4/tcp_rmem"] != c.rmem || k.Sysctls["ipv4/tcp_wmem"] != c.wmem {
+			t.Errorf("window %d, mss %d: tcp_rmem %q, tcp_wmem %q; want %q, %q", c.window, c.mss, k.Sysctls["ipv4/tcp_rmem"], k.Sysctls["ipv4/tcp_wmem"], c.rmem, c.wmem)
+		}
 	}
 }
 

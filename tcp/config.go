@@ -107,10 +107,19 @@ type RecoveryConfig struct {
 	// RACK adds RFC 8985's time-based loss detection to SACK recovery
 	// (tcp/rack.go): a segment is lost once a segment sent after it is
 	// delivered and an RTT plus a reordering window has passed since it
-	// was sent, however few duplicate ACKs came (Linux's default; not yet
-	// the linux profile's: docs/emulation.md). It reads SACK blocks:
-	// without SACK it does nothing.
+	// was sent, however few duplicate ACKs came; a retransmission is
+	// judged the same way, and a timeout marks lost only what was sent
+	// RACK.rtt ago (Linux's default, the linux profile's). It reads SACK
+	// blocks: without SACK it does nothing.
 	RACK bool `yaml:"rack"`
+	// PRR paces SACK recovery's sending by Proportional Rate Reduction
+	// (RFC 6937, Linux's tcp_cwnd_reduction) instead of RFC 6675's
+	// cwnd = ssthresh against the pipe: the flight falls towards ssthresh
+	// by one segment sent for every ssthresh/RecoverFS delivered, and
+	// below it grows back by slow start, so a small window keeps sending
+	// through recovery. A variant that sets its own window (BBR) is not
+	// reduced by it, as Linux's cong_control hook is not.
+	PRR bool `yaml:"prr"`
 }
 
 // AckConfig is the receiver's acknowledgment policy.
@@ -219,9 +228,10 @@ var profiles = map[string]Config{
 			RTTSampling: SampleEveryAck, Spurious: SpuriousNone},
 		Pacing: PacingConfig{SSRatio: 200, CARatio: 120, Quantum: 1},
 	},
-	// A modern Linux sender: CUBIC, IW 10 (RFC 6928), SACK, timestamps,
-	// 200 ms minimum RTO, delayed ACKs, 1 ms clock, F-RTO. Linux's RACK
-	// is `rack: true`, not yet the default (docs/emulation.md).
+	// A modern Linux sender: CUBIC, IW 10 (RFC 6928), SACK with RACK
+	// (RFC 8985) and PRR (RFC 6937), timestamps, Linux's RTO estimator
+	// (200 ms on top of SRTT), delayed ACKs, 1 ms clock, F-RTO; checked
+	// against the kernel's own TCP on emulated paths (docs/emulation.md).
 	"linux": {
 		Profile: "linux", Variant: "cubic",
 		Segments: SegmentConfig{MSS: 1448, HeaderBytes: 40, OptionBytes: true, InitialWindow: 10},
@@ -229,13 +239,15 @@ var profiles = map[string]Config{
 		// and counts acknowledged segments in congestion avoidance too
 		// (tcp_cong_avoid_ai).
 		Growth: GrowthConfig{SsthreshBasis: CwndBasis, ByteCounting: true, IdleRestart: true},
+		// A recovery ends, and the next may begin, once SND.UNA reaches
+		// high_seq (tcp_fastretrans_alert).
 		Recovery: RecoveryConfig{SACK: true, DupThresh: 3, LimitedTransmit: true, Exit: ExitToSsthresh,
-			PartialAckRestart: RestartEvery},
+			PartialAckRestart: RestartEvery, RecoverInclusive: true, RACK: true, PRR: true},
 		Acks: AckConfig{DelAckCount: 2, DelAckTimeout: 40 * sim.Millisecond},
 		TS:   TimestampConfig{Enabled: true, Echo: EchoRFC7323, Tick: sim.Millisecond},
 		Open: HandshakeConfig{Mode: Handshake3Way, SynLossIW1: true},
 		Timer: TimerConfig{
-			RTO: RTOConfig{Policy: "rfc6298", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
+			RTO: RTOConfig{Policy: "linux", Min: 200 * sim.Millisecond, Max: 120 * sim.Second,
 				Initial: sim.Second, Granularity: sim.Millisecond, K: 4, Alpha: 0.125, Beta: 0.25},
 			RTTSampling: SampleTimestamps, RestartOnFastRetransmit: true, Spurious: FRTO},
 		Pacing: PacingConfig{SSRatio: 200, CARatio: 120},

@@ -95,7 +95,17 @@ func (s *Sender) paceReady() bool {
 // time at the pacing rate.
 func (s *Sender) paced(size int32) {
 	p := s.pace
-	if p == nil || s.PacingRate <= 0 || p.left <= 0 {
+	if p == nil || s.PacingRate <= 0 {
+		return
+	}
+	if now := s.net.Now(); now >= p.next {
+		// Sent without asking the pacer (a fast retransmit, a timeout's
+		// retransmission) when no burst was under way: it starts one, as
+		// ns-3.37's SendDataPacket arms its idle pacing timer and Linux
+		// moves its departure clock for every segment.
+		p.start, p.left, p.burst = now, s.quantum(), 0
+	}
+	if p.left <= 0 {
 		return
 	}
 	p.left--

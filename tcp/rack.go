@@ -1,6 +1,9 @@
 package tcp
 
-import "github.com/tcplab/tcplab/sim"
+import (
+	"github.com/tcplab/tcplab/internal/ring"
+	"github.com/tcplab/tcplab/sim"
+)
 
 // rack is RFC 8985's time-based loss detection (RACK) inside SACK
 // recovery, without tail loss probes. A segment is lost once a segment
@@ -14,8 +17,11 @@ import "github.com/tcplab/tcplab/sim"
 // prefix of the window: the detector keeps a boundary (lost) below which
 // every segment not SACKed and not yet retransmitted is lost, and SACK
 // recovery's IsLost boundary takes the higher of its and RFC 6675's
-// (sackRecovery.lostBelow). Retransmissions are left to RFC 6675 and the
-// timer (no detection of a lost retransmission).
+// (sackRecovery.lostBelow). Retransmissions go out in their own order;
+// the detector keeps them in it (rtx) and judges them by the time of
+// their latest transmission, as RFC 8985 judges every segment: a lost
+// retransmission is resent by NextSeg before anything else (relost)
+// instead of waiting for the timer.
 type rack struct {
 	xmit sim.Time // RACK.xmit_ts: send time of the most recently sent segment delivered
 	end  int64    // RACK.end_seq: its end
@@ -28,6 +34,15 @@ type rack struct {
 	// before is fack when the ACK being processed arrived.
 	before int64
 	timer  sim.Timer
+	rtx    ring.Buffer[rackRetx] // retransmissions in the order sent
+	relost ring.Buffer[int64]    // segments whose retransmission was lost, to resend
+}
+
+// rackRetx is a retransmission: its segment and when it was sent (a later
+// one of the same segment makes it stale).
+type rackRetx struct {
+	k  int64
+	at sim.Time
 }
 
 func (s *Sender) newRACK() {
@@ -80,7 +95,7 @@ func (s *Sender) rackOnAck(ack int64) {
 // SACKed while no reordering was seen, else a quarter of the minimum RTT,
 // at most SRTT.
 func (s *Sender) rackReoWnd() sim.Time {
-	if !s.rack.reord && (s.InRecovery || len(s.sb.top) >= s.cfg.Recovery.DupThresh) {
+	if !s.rack.reord && (s.InRecovery || s.inLoss || len(s.sb.top) >= s.cfg.Recovery.DupThresh) {
 		return 0
 	}
 	if s.MinRTT == sim.Never {
@@ -115,11 +130,76 @@ func (s *Sender) rackDetect() {
 		}
 	}
 	r.lost = k
+	due = min(due, s.rackRetxLost(reo))
 	if due < sim.Never {
 		r.timer.Arm(due)
 	} else {
 		r.timer.Cancel()
 	}
+}
+
+// rackRetxLost applies step 5 to retransmissions, oldest first: one is
+// lost once a segment sent after it was delivered and RACK.rtt plus the
+// reordering window has passed since it was sent. Its segment leaves the
+// pipe and waits in relost for NextSeg. It returns when the oldest
+// retransmission still undecided will be, if a later one was delivered.
+func (s *Sender) rackRetxLost(reo sim.Time) sim.Time {
+	r := s.rack
+	una := s.seg(s.Una)
+	for r.rtx.Len() > 0 {
+		e := *r.rtx.At(0)
+		if e.k >= una && s.sb.has(e.k) {
+			info := s.sb.at(e.k)
+			if !info.sacked && info.rxRecov && info.sentAt == e.at {
+				end := s.segEnd(s.dataStart + e.k*s.mss)
+				if e.at > r.xmit || e.at == r.xmit && end >= r.end {
+					return sim.Never // no later segment delivered yet
+				}
+				if at := e.at + r.rtt + reo; at > s.Now {
+					return at
+				}
+				s.sb.unmarkRx(e.k)
+				r.relost.PushBack(e.k)
+			}
+		}
+		// Delivered, sent again since, lost: no longer waited for.
+		r.rtx.PopFront()
+	}
+	return sim.Never
+}
+
+// rackRelost returns the oldest segment whose retransmission RACK
+// found lost and that has not been sent again, if any.
+func (s *Sender) rackRelost() (int64, bool) {
+	r := s.rack
+	una := s.seg(s.Una)
+	for r.relost.Len() > 0 {
+		k := *r.relost.At(0)
+		if k >= una && s.sb.has(k) {
+			if info := s.sb.at(k); !info.sacked && !info.rxRecov {
+				return k, true
+			}
+		}
+		r.relost.PopFront()
+	}
+	return 0, false
+}
+
+// rackTimeout marks the losses a retransmission timeout implies as Linux
+// does with RACK (tcp_timeout_mark_lost): the head segment, and every
+// segment not SACKed that was sent at least RACK.rtt ago. Segments sent
+// since stay in flight for RACK to judge as ACKs come, where RFC 6675
+// §5.1 counts every segment below recover lost (after a timeout on a long
+// path: a window of spurious retransmissions).
+func (s *Sender) rackTimeout() {
+	r := s.rack
+	k := s.seg(s.Una) + 1
+	for ; s.sb.has(k) && s.dataStart+k*s.mss < s.High; k++ {
+		if info := s.sb.at(k); !info.sacked && info.sentAt+r.rtt > s.Now {
+			break
+		}
+	}
+	r.lost = max(r.lost, k)
 }
 
 // onRACKTimer is the reordering timer (RFC 8985 §6.3): the segments it

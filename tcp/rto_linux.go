@@ -75,6 +75,17 @@ func (e *linuxRTO) base() sim.Time {
 	return sim.FromSeconds(e.srtt + e.rttvar)
 }
 
+// UnclampedRTO is the backed-off timeout without rto_min: SRTT plus the
+// current deviation term (4 × the mean deviation, RFC 6298's K·RTTVAR),
+// so rto_min_cost_seconds is what Linux's floor on the variance costs.
+func (e *linuxRTO) UnclampedRTO(backoff int) sim.Time {
+	if !e.has {
+		return min(e.cfg.Initial*sim.Time(backoff), e.cfg.Max)
+	}
+	v := max(e.mdev, e.cfg.Granularity.Seconds())
+	return min(sim.FromSeconds(e.srtt+v)*sim.Time(backoff), e.cfg.Max)
+}
+
 // RTO implements RTOPolicy: backed off, at most Max.
 func (e *linuxRTO) RTO(backoff int) sim.Time { return min(e.base()*sim.Time(backoff), e.cfg.Max) }
 

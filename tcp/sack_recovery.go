@@ -24,6 +24,18 @@ type sackRecovery struct {
 	// that is not SACKed counts as lost and the repair goes by the pipe
 	// (RFC 6675 §5.1; ns-3.37 marks its sent list lost the same way).
 	afterRTO bool
+	prr      prr // RFC 6937's state in this recovery, if PRR is on
+}
+
+// prr is Proportional Rate Reduction's state (RFC 6937 §3), in bytes.
+type prr struct {
+	on        bool  // this recovery began by enter (a timeout's repair in place does not)
+	recoverFS int64 // the flight when recovery began
+	delivered int64 // prr_delivered
+	out       int64 // prr_out
+	una       int64 // SND.UNA when DeliveredData was last counted
+	sacked    int64 // bytes newly SACKed since
+	cwnd      int64 // the window sent by: the pipe plus sndcnt at the last delivery (Linux's cwnd)
 }
 
 func newSackRecovery(s *Sender) lossRecovery {
@@ -38,6 +50,9 @@ func newSackRecovery(s *Sender) lossRecovery {
 // requires of a duplicate acknowledgment.
 func (r *sackRecovery) sack(p *network.Packet) (fresh bool) {
 	s := r.s
+	if !s.InRecovery {
+		r.prr.sacked = 0 // DeliveredData counts from the ACK that starts recovery
+	}
 	for i := 0; i < int(p.NSack); i++ {
 		b := p.Sack[i]
 		if b.End <= s.Una {
@@ -57,6 +72,7 @@ func (r *sackRecovery) sack(p *network.Packet) (fresh bool) {
 			}
 			if s.sb.markSacked(k) {
 				fresh = true
+				r.prr.sacked += s.segEnd(segStart) - segStart
 				if s.rack != nil {
 					s.rackDelivered(k, &s.ev, s.rack.before)
 				}
@@ -105,8 +121,46 @@ func (r *sackRecovery) enter() {
 	}
 	r.highRxt = s.Una
 	s.sb.markRx(s.seg(s.Una))
+	r.prr = prr{on: true, recoverFS: max(s.High-s.Una, s.mss), una: s.Una, sacked: r.prr.sacked, out: s.segEnd(s.Una) - s.Una}
 	s.sendSeg(s.Una, true)
 	s.trySend()
+}
+
+// prrOn reports whether PRR paces this recovery.
+func (r *sackRecovery) prrOn() bool { return r.s.cfg.Recovery.PRR && r.s.ctl == nil && r.prr.on }
+
+// prrWindow is the window PRR lets recovery send by, given the pipe: on
+// each delivery (RFC 6937 §3, DeliveredData = the advance of SND.UNA plus
+// the bytes newly SACKed), sndcnt is the proportional share of what was
+// delivered while the pipe exceeds ssthresh; below it, the slow-start
+// reduction bound when the delivery advanced SND.UNA, else the
+// conservative one (no more than was delivered). Counted in segments, as
+// Linux's tcp_cwnd_reduction does (a share rounds up to a whole segment
+// one ACK sooner than in bytes). Between deliveries (a RACK timer) the
+// window stays.
+func (r *sackRecovery) prrWindow(pipe int64) int64 {
+	s, p := r.s, &r.prr
+	advanced := s.Una - p.una
+	dd := advanced + p.sacked
+	if dd <= 0 {
+		return p.cwnd
+	}
+	p.una, p.sacked = s.Una, 0
+	p.delivered += dd
+	segs := func(b int64) int64 { return (b + s.mss - 1) / s.mss }
+	ssthresh, inFlight := int64(s.Ssthresh)/s.mss, segs(pipe)
+	var sndcnt int64
+	switch delta := ssthresh - inFlight; {
+	case delta < 0:
+		fs := segs(p.recoverFS)
+		sndcnt = (segs(p.delivered)*ssthresh+fs-1)/fs - segs(p.out)
+	case advanced > 0:
+		sndcnt = min(delta, max(segs(p.delivered)-segs(p.out), segs(dd))+1)
+	default:
+		sndcnt = min(delta, segs(dd))
+	}
+	p.cwnd = pipe + max(sndcnt, 0)*s.mss
+	return p.cwnd
 }
 
 func (r *sackRecovery) dupAckInRecovery() {}
@@ -132,6 +186,7 @@ func (r *sackRecovery) ack(ev *AckEvent) bool {
 // timedOut marks the timeout's retransmission as in the pipe.
 func (r *sackRecovery) timedOut(seq int64) {
 	s := r.s
+	r.prr.on = false
 	s.sb.markRx(s.seg(seq))
 	r.highRxt = s.segEnd(seq)
 }
@@ -221,7 +276,7 @@ func (r *sackRecovery) pipeAt(lost int64) int64 {
 	size := func(k int64) int64 { start := s.dataStart + k*s.mss; return s.segEnd(start) - start }
 	lo := max(s.seg(s.Una), s.sb.base)
 	a := max(lo, lost)
-	if r.afterRTO {
+	if r.afterRTO && s.rack == nil {
 		// Segments starting below recover count as lost.
 		a = max(a, (s.recover-s.dataStart+s.mss-1)/s.mss)
 	}
@@ -280,7 +335,7 @@ func (r *sackRecovery) scanPipe() int64 {
 			continue
 		}
 		rackLost := s.rack != nil && k < s.rack.lost
-		if sacked < s.cfg.Recovery.DupThresh && !rackLost && !(r.afterRTO && start < s.recover) {
+		if sacked < s.cfg.Recovery.DupThresh && !rackLost && !(r.afterRTO && s.rack == nil && start < s.recover) {
 			pipe += size // not SACKed and not lost: still in flight
 		}
 		if info.rxRecov {
@@ -302,12 +357,22 @@ func (r *sackRecovery) sendByPipe() {
 	// scans for rules 1 and 3 found nothing hold for the whole loop.
 	c := nextSegCursor{lost: r.lostBelow()}
 	pipe := r.pipeAt(c.lost)
+	prr := s.InRecovery && r.prrOn()
+	if prr {
+		cwnd = r.prrWindow(pipe)
+	}
 	for cwnd-pipe >= s.mss {
+		if !s.paceReady() {
+			return // recovery is paced too (Linux's tcp_xmit_retransmit_queue, ns-3's SendPendingData)
+		}
 		n := r.sendNextSeg(&c)
 		if n == 0 {
 			return
 		}
 		pipe += n
+		if prr {
+			r.prr.out += n
+		}
 	}
 }
 
@@ -337,6 +402,12 @@ func (r *sackRecovery) sendNextSeg(c *nextSegCursor) int64 {
 	if seq+s.mss > r.highRxt {
 		r.highRxt = seq + s.mss
 	}
+	if seq == s.Una && s.rack != nil && s.cfg.Timer.RestartOnFastRetransmit {
+		// The head sent again (RACK found its retransmission lost): the
+		// timer restarts as at the fast retransmit (Linux's
+		// tcp_xmit_retransmit_queue).
+		s.restartTimer()
+	}
 	s.sendSeg(seq, false)
 	return s.segEnd(seq) - seq
 }
@@ -348,11 +419,18 @@ func (r *sackRecovery) sendNextSeg(c *nextSegCursor) int64 {
 // would be), rule 3 takes it whatever.
 func (r *sackRecovery) nextSeg(c *nextSegCursor) (int64, bool) {
 	s := r.s
+	if s.rack != nil {
+		// A lost retransmission: below HighRxt, so before rule 1's.
+		if k, ok := s.rackRelost(); ok {
+			return k, true
+		}
+	}
 	top := s.seg(s.High - 1)
 	k := r.open(s.seg(max(s.Una, r.highRxt)))
 	candidate := k <= top && s.sb.has(k)
-	// Rule 1: the lowest unSACKed segment above HighRxt that IsLost.
-	if candidate && (r.afterRTO && s.dataStart+k*s.mss < s.recover || k < c.lost) {
+	// Rule 1: the lowest unSACKed segment above HighRxt that IsLost (after
+	// a timeout without RACK: every one below recover).
+	if candidate && (r.afterRTO && s.rack == nil && s.dataStart+k*s.mss < s.recover || k < c.lost) {
 		return k, true
 	}
 	// Rule 2: new data, if the window cap and the application allow. While

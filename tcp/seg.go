@@ -64,6 +64,15 @@ func (b *scoreboard) markRx(k int64) {
 	}
 }
 
+// unmarkRx forgets the retransmission of segment k (found lost).
+func (b *scoreboard) unmarkRx(k int64) {
+	info := b.at(k)
+	if b.inPipe(info) {
+		b.rx--
+	}
+	info.rxRecov = false
+}
+
 // clearRx forgets every recovery retransmission (a timeout presumes them
 // lost).
 func (b *scoreboard) clearRx() {

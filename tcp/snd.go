@@ -301,6 +301,9 @@ func (s *Sender) sendSeg(seq int64, fast bool) {
 		if fast {
 			s.stats.fastRetx++
 		}
+		if s.rack != nil {
+			s.rack.rtx.PushBack(rackRetx{k, now})
+		}
 		if seq == s.rttSeq || s.rttActive && seq < s.rttSeq {
 			s.rttActive = false // Karn: never time a retransmitted segment
 		}
@@ -673,8 +676,8 @@ func (s *Sender) limitedTransmit() {
 	if s.Window > 0 && int64(s.Window) < allowed {
 		allowed = int64(s.Window)
 	}
-	if end-s.Una > allowed {
-		return
+	if end-s.Una > allowed || !s.paceReady() {
+		return // a paced sender's extra segment waits for the pacer like any other (ns-3 and Linux send it by their paced path)
 	}
 	seq := s.Nxt
 	s.Nxt = end
@@ -802,8 +805,17 @@ func (s *Sender) onRTO() {
 	s.infl = 0
 	s.dupacks = 0
 	s.recover, s.ecnCut = s.High, false
+	if s.pace != nil {
+		// The pacer starts afresh (ns-3.37 cancels its pacing timer at
+		// the timeout): the retransmission leaves now, the next after it.
+		s.pace.timer.Cancel()
+		s.pace.next = s.Now
+	}
 	// Retransmissions sent before the timeout are presumed lost.
 	s.sb.clearRx()
+	if s.rack != nil {
+		s.rackTimeout()
+	}
 	if r.RepairInPlace {
 		s.InRecovery = true
 		s.restartTimer()
