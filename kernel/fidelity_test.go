@@ -27,7 +27,10 @@ import (
 // hop's MAC), each with the endpoints as kernel hosts, then as simulated
 // hosts running the linux profile (newreno for the kernel's reno, cubic,
 // bbr). Linux-sized segments (1448 bytes), windows that never bind, 60 s,
-// 10 seeds.
+// 10 seeds. And BBR's own long path (examples/bbr-longpath.yaml: 100
+// Mbit/s, 100 ms, a one-BDP queue, loss on the bottleneck) with bbr only,
+// 20 s and 3 seeds a point: each kernel run there carries 9 000 packets a
+// second through the emulation, so they run one at a time.
 //
 // The kernel's runs take real time (three hours of it, six at once: about
 // half an hour); they are recorded in testdata/kernel-fidelity.txt by
@@ -41,7 +44,20 @@ import (
 // is run again).
 const fidelityRecord = "testdata/kernel-fidelity.txt"
 
-const fidelitySeconds = 60
+// fidelitySeconds and fidelitySeeds are a path's run length and seeds.
+func fidelitySeconds(path string) int {
+	if path == "longpath" {
+		return 20
+	}
+	return 60
+}
+
+func fidelitySeeds(path string) int {
+	if path == "longpath" {
+		return 3
+	}
+	return envInt("TCPLAB_FIDELITY_SEEDS", 10)
+}
 
 type fidelityPoint struct {
 	path, loss, cc string
@@ -57,6 +73,9 @@ func fidelityPoints() []fidelityPoint {
 			ps = append(ps, fidelityPoint{"chain4", loss, cc})
 		}
 	}
+	for _, loss := range []string{"0", "0.1%", "1%", "5%", "10%"} {
+		ps = append(ps, fidelityPoint{"longpath", loss, "bbr"})
+	}
 	return ps
 }
 
@@ -65,7 +84,6 @@ func TestFidelityRecord(t *testing.T) {
 		t.Skip("real-time runs, half an hour: TCPLAB_FIDELITY=1")
 	}
 	needHosts(t)
-	seeds := envInt("TCPLAB_FIDELITY_SEEDS", 10)
 	parallel := envInt("TCPLAB_FIDELITY_PARALLEL", 6)
 	// Runs already recorded are kept (an interrupted recording goes on
 	// where it stopped); remove the file to record afresh.
@@ -84,10 +102,9 @@ func TestFidelityRecord(t *testing.T) {
 		p    fidelityPoint
 		seed int
 	}
-	jobs := make(chan job)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for range parallel {
+	worker := func(jobs chan job) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -110,15 +127,28 @@ func TestFidelityRecord(t *testing.T) {
 			}
 		}()
 	}
-	for _, p := range fidelityPoints() {
-		for seed := 1; seed <= seeds; seed++ {
-			if _, done := have[p][seed]; !done {
-				jobs <- job{p, seed}
+	// The light paths run several at once, then the long path alone.
+	for _, heavy := range []bool{false, true} {
+		jobs, n := make(chan job), parallel
+		if heavy {
+			n = 1
+		}
+		for range n {
+			worker(jobs)
+		}
+		for _, p := range fidelityPoints() {
+			if (p.path == "longpath") != heavy {
+				continue
+			}
+			for seed := 1; seed <= fidelitySeeds(p.path); seed++ {
+				if _, done := have[p][seed]; !done {
+					jobs <- job{p, seed}
+				}
 			}
 		}
+		close(jobs)
+		wg.Wait()
 	}
-	close(jobs)
-	wg.Wait()
 }
 
 // tcplab's linux profile against the recorded kernel runs: means of the
@@ -127,7 +157,7 @@ func TestFidelityRecord(t *testing.T) {
 // says why).
 func TestSimulatedLinuxAsRecordedKernel(t *testing.T) {
 	if testing.Short() {
-		t.Skip("180 simulated runs of 60 s")
+		t.Skip("180 simulated runs of 60 s and 15 of 20 s at 100 Mbit/s")
 	}
 	rec := readFidelity(t)
 	if len(rec) == 0 {
@@ -145,7 +175,7 @@ func TestSimulatedLinuxAsRecordedKernel(t *testing.T) {
 		if a.cc != b.cc {
 			return a.cc < b.cc
 		}
-		return a.loss < b.loss
+		return lossRate(a.loss) < lossRate(b.loss)
 	})
 	t.Logf("| path | loss | cc | kernel kbit/s | tcplab linux kbit/s | difference |")
 	t.Logf("|---|---|---|---|---|---|")
@@ -270,7 +300,7 @@ func fidelityRun(p fidelityPoint, kernel bool, seed int) (fidelityResult, error)
 
 func fidelityScenario(p fidelityPoint, kernel bool, seed int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "duration: %ds\nseed: %d\n", fidelitySeconds, seed)
+	fmt.Fprintf(&b, "duration: %ds\nseed: %d\n", fidelitySeconds(p.path), seed)
 	transport := fmt.Sprintf("{variant: %s}", p.cc)
 	if !kernel {
 		v := p.cc
@@ -301,8 +331,25 @@ wireless:
 flows:
   - {name: ftp, src: n1, dst: n5, transport: %[3]s}
 `, k, p.loss, transport)
+	case "longpath":
+		// examples/bbr-longpath.yaml; the window (never binding) sizes a
+		// kernel host's socket buffers so that they do not bind either.
+		fmt.Fprintf(&b, `nodes: [{name: S, kernel: %[1]s}, R1, R2, {name: D, kernel: %[1]s}]
+links:
+  - {name: access, from: S, to: R1, bandwidth: 1Gbps, delay: 0.5ms}
+  - {name: bottleneck, from: R1, to: R2, bandwidth: 100Mbps, delay: 49ms, queue: {limit: 833}, loss: {rate: %[2]s, direction: forward}}
+  - {name: egress, from: R2, to: D, bandwidth: 1Gbps, delay: 0.5ms}
+flows:
+  - {name: ftp, src: S, dst: D, transport: %[3]s}
+`, k, p.loss, strings.Replace(transport, "}", ", window: 20000}", 1))
 	}
 	return b.String()
+}
+
+// lossRate reads a point's loss ("0", "0.1%") as a fraction, for sorting.
+func lossRate(s string) float64 {
+	v, _ := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	return v
 }
 
 func envInt(key string, def int) int {
