@@ -33,15 +33,17 @@ func FlowMetricNames() []string {
 // KnownMetric reports whether a sweep can collect metric m: a numeric
 // flow result, dropped.CAUSE, accuracy.NAME or coding.NAME of a flow, or run.events,
 // run.sim_seconds, run.drops.CAUSE, run.agent.NODE.COUNTER (an ALL-TCP
-// agent's, forecast errors as run.agent.NODE.forecast.PREDICTOR.nmse) of
-// the whole run.
+// agent's, forecast errors as run.agent.NODE.forecast.PREDICTOR.nmse),
+// run.queue.LINK/FROM>TO.STAT (a link direction's queueing delay: mean_ms,
+// p50_ms, p90_ms, p99_ms, max_ms, packets, queued; 0 for a link whose
+// queue never held a packet) of the whole run.
 func KnownMetric(m string) bool {
 	for _, n := range FlowMetricNames() {
 		if m == n {
 			return true
 		}
 	}
-	for _, p := range []string{"dropped.", "accuracy.", "coding.", "run.drops.", "run.agent."} {
+	for _, p := range []string{"dropped.", "accuracy.", "coding.", "run.drops.", "run.agent.", "run.queue."} {
 		if strings.HasPrefix(m, p) && len(m) > len(p) {
 			return true
 		}
@@ -96,6 +98,11 @@ func extract(res *scenario.Result, want, flows []string) []store.Metric {
 	for node, st := range res.Agents {
 		for k, v := range numbers(st) {
 			run["run.agent."+node+"."+k] = v
+		}
+	}
+	for link, q := range res.Queues {
+		for k, v := range numbers(q) {
+			run["run.queue."+link+"."+k] = v
 		}
 	}
 	for _, n := range want {

@@ -72,9 +72,10 @@ type Link struct {
 	From    *Node
 	Reverse *Link // the other direction
 	net     *Net
-	// txDone starts transmissions at their own times on an eager link
-	// (see eager); made on first use, so that the others do not carry it.
-	txDone *sim.Timer
+	// cold is what only some links need, made on first use so that the
+	// others do not carry it: the transmitter's own event (eager links)
+	// and the queueing-delay record (links whose queue held a packet).
+	cold *linkCold
 	LinkConfig
 	arrive    sim.Timer
 	busyUntil sim.Time // the transmitter is sending until then
@@ -178,6 +179,9 @@ func (l *Link) Enqueue(p *Packet) {
 		l.transmit(p, now)
 		return
 	}
+	// Until it is on the wire a packet's arrival time is free: it keeps
+	// when the packet reached the link, for its queueing delay.
+	p.arriveAt = now
 	if c := l.queue.Enqueue(p, now); c != NotDropped {
 		l.drop(p, c)
 		return
@@ -185,9 +189,33 @@ func (l *Link) Enqueue(p *Packet) {
 	l.queued = true
 	if l.busyUntil <= now {
 		l.startTx(now)
-	} else if l.eager() && (l.txDone == nil || !l.txDone.Armed()) {
+	} else if l.eager() && (l.cold == nil || l.cold.txDone == nil || !l.cold.txDone.Armed()) {
 		l.armTxDone()
 	}
+}
+
+// linkCold is a link's state that a packet's hop does not touch.
+type linkCold struct {
+	// txDone starts transmissions at their own times on an eager link
+	// (see eager).
+	txDone *sim.Timer
+	delay  queueDelay
+}
+
+func (l *Link) coldState() *linkCold {
+	if l.cold == nil {
+		l.cold = &linkCold{}
+	}
+	return l.cold
+}
+
+// QueueDelay summarizes how long the packets this link transmitted waited
+// for its transmitter (queueDelay).
+func (l *Link) QueueDelay() QueueStats {
+	if l.cold == nil {
+		return QueueStats{Packets: l.Stats.TxPackets}
+	}
+	return l.cold.delay.stats(l.Stats.TxPackets)
 }
 
 func (l *Link) drop(p *Packet, c DropCause) {
@@ -226,6 +254,7 @@ func (l *Link) startTx(at sim.Time) {
 	if p == nil {
 		return
 	}
+	l.coldState().delay.add(at - p.arriveAt)
 	l.transmit(p, at)
 	switch {
 	case l.queue.Len() == 0:
@@ -265,10 +294,11 @@ func (l *Link) transmit(p *Packet, at sim.Time) {
 // armTxDone arms the transmitter's own event for the end of the current
 // transmission.
 func (l *Link) armTxDone() {
-	if l.txDone == nil {
-		l.txDone = sim.NewTimer(l.net.Sched, l.onTxDone)
+	c := l.coldState()
+	if c.txDone == nil {
+		c.txDone = sim.NewTimer(l.net.Sched, l.onTxDone)
 	}
-	l.txDone.Arm(l.busyUntil)
+	c.txDone.Arm(l.busyUntil)
 }
 
 // onTxDone starts what is due by now, each transmission at its own time,

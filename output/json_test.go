@@ -67,20 +67,20 @@ func TestJSONContractIsDocumented(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"accuracy", "a_rlwl", "ecn_reductions", "completion_seconds", "channel_error", "wireless", "missed_acks", "agents", "splits", "nmse", "routing", "link_breaks", "broken_link"} {
+	for _, must := range []string{"accuracy", "a_rlwl", "ecn_reductions", "completion_seconds", "channel_error", "wireless", "missed_acks", "agents", "splits", "nmse", "routing", "link_breaks", "broken_link", "queues", "p99_ms"} {
 		if !seen[must] {
 			t.Errorf("no example produced %q: the check above does not cover it", must)
 		}
 	}
 }
 
-// keys collects every object key in v, except the node names that key
-// the wireless and agent counters.
+// keys collects every object key in v, except the node and link names
+// that key the wireless and agent counters and the queues.
 func keys(v any, into map[string]bool, parent string) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if parent != "wireless" && parent != "agents" {
+			if parent != "wireless" && parent != "agents" && parent != "queues" {
 				into[k] = true
 			}
 			keys(x, into, k)

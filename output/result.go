@@ -1,8 +1,10 @@
 package output
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,6 +111,11 @@ func resultTable(w io.Writer, res *scenario.Result) error {
 			return err
 		}
 	}
+	if q := queueSummary(res.Queues); q != "" {
+		if _, err := fmt.Fprintf(w, "\nqueueing delay, mean / p99 ms: %s", q); err != nil {
+			return err
+		}
+	}
 	var drops []string
 	for _, c := range network.DropCauses() {
 		if n := res.Drops[c.String()]; n > 0 {
@@ -122,6 +129,28 @@ func resultTable(w io.Writer, res *scenario.Result) error {
 		strings.Join(drops, ", "), res.Events, g(res.SimSeconds), res.WallSeconds, res.Seed)
 	return err
 }
+
+// queueSummary names the (at most three) links whose packets waited
+// longest on average, with their mean and 99th percentile; "" when none
+// waited as long as a microsecond.
+func queueSummary(qs map[string]network.QueueStats) string {
+	names := slices.Collect(maps.Keys(qs))
+	names = slices.DeleteFunc(names, func(n string) bool { return qs[n].MeanMs < 0.001 })
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(qs[b].MeanMs, qs[a].MeanMs); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, n := range names[:min(len(names), 3)] {
+		parts = append(parts, fmt.Sprintf("%s %s / %s", n, g3(qs[n].MeanMs), g3(qs[n].P99Ms)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// g3 prints a delay in ms with three significant digits.
+func g3(ms float64) string { return strconv.FormatFloat(ms, 'g', 3, 64) }
 
 func resultCSV(w io.Writer, res *scenario.Result) error {
 	// A routing protocol's drop causes are columns only where one runs.

@@ -41,18 +41,6 @@ metrics: [goodput_bps, pages, page_seconds_mean, sent_packets, dropped.aqm_drop,
 	})
 }
 
-// runMetric is a whole-run metric of a stored run.
-func runMetric(name string) func(r *store.Run) (float64, bool) {
-	return func(r *store.Run) (float64, bool) {
-		for _, m := range r.Metrics {
-			if m.Flow == "" && m.Name == name {
-				return m.Value, true
-			}
-		}
-		return 0, false
-	}
-}
-
 func alltcpBackgroundReport(c *Context) (*Outcome, error) {
 	type measure struct {
 		name, unit string

@@ -35,7 +35,7 @@ func init() {
 		Title:  "BBR and five loss-based senders on a wired-wireless path: goodput vs random wireless loss",
 		Claim:  "BBR does not read random loss as congestion: its goodput stays near the bottleneck rate under random loss, above the senders that halve on loss.",
 		Quoted: []string{"15%"},
-		Sweep:  bbrLossySweep("bbr-lossy", "examples/tdlrp-mixed.yaml", "links.wireless.loss", "links.bottleneck.queue"),
+		Sweep:  bbrLossySweep("bbr-lossy", "examples/tdlrp-mixed.yaml", "links.wireless.loss", "links.bottleneck.queue", bbrLossyQueue),
 
 		Short: bbrShort,
 		Setup: []Deviation{
@@ -53,7 +53,7 @@ func init() {
 		Quoted: []string{"10"}, // the hops, made of the scenario's 11 nodes
 		Title:  "BBR and five loss-based senders on the 10-hop 802.11b chain: goodput vs random loss at the destination",
 		Claim:  "BBR does not read random loss as congestion: its goodput stays near its loss-free goodput under random loss, above the senders that halve on loss.",
-		Sweep:  bbrLossySweep("bbr-chain", "examples/tdlrp-chain.yaml", "wireless.loss", "wireless.queue"),
+		Sweep:  bbrLossySweep("bbr-chain", "examples/tdlrp-chain.yaml", "wireless.loss", "wireless.queue", ""),
 		Short:  bbrShort,
 		Setup: []Deviation{
 			{"path", "BBR: any long path", "T-DLRP's 11-node 802.11b chain (11 Mbit/s, 200 m spacing, range propagation), random loss above the MAC at the destination", "the multihop wireless path this project's papers study"},
@@ -80,7 +80,7 @@ grid:
       bbr:   {flows.f1.transport.variant: bbr}
       cubic: {flows.f1.transport.variant: cubic}
 replications: 10
-metrics: [goodput_bps, retransmitted_packets, timeouts]
+metrics: [goodput_bps, retransmitted_packets, timeouts, run.queue.bottleneck/R1>R2.mean_ms]
 `,
 		Short: []string{"duration=10s"},
 		Setup: []Deviation{
@@ -128,8 +128,14 @@ metrics: [goodput_bps, retransmitted_packets, timeouts]
 // bbrLossySweep is the sweep of bbr-lossy and bbr-chain: the loss models
 // of the list under loss found by name, the random loss from 0 to 10% and
 // T-DLRP's targeted retransmission loss off; two settings, six senders;
-// marker is the path of the marking queue NewJersey's threshold is set on.
-func bbrLossySweep(name, scenario, loss, marker string) string {
+// marker is the path of the marking queue NewJersey's threshold is set on,
+// queue the link direction whose queueing delay is collected ("": none;
+// the chain's queues are its radios').
+func bbrLossySweep(name, scenario, loss, marker, queue string) string {
+	metrics := "goodput_bps, retransmitted_packets, timeouts"
+	if queue != "" {
+		metrics += ", run.queue." + queue + ".mean_ms, run.queue." + queue + ".p99_ms"
+	}
 	return `name: ` + name + `
 scenario: ` + scenario + `
 set: {` + loss + `.retx.rate: 0}
@@ -141,9 +147,13 @@ grid:
       sack-w500: {"flows.f{i}.transport.sack": true, "flows.f{i}.transport.window": 500}
       tdlrp-w32: {"flows.f{i}.transport.sack": false}
 ` + strings.ReplaceAll(bbrVariants, "links.bottleneck.queue", marker) + `replications: 10
-metrics: [goodput_bps, retransmitted_packets, timeouts]
+metrics: [` + metrics + `]
 `
 }
+
+// bbrLossyQueue is the wired bottleneck of T-DLRP's Fig. 8 path, where the
+// senders' queues stand.
+const bbrLossyQueue = "bottleneck/R1>R2"
 
 // bbrLossyReport draws goodput and retransmissions against the loss rate
 // x and decides BBR's claim at every loss rate: within 10% of its
@@ -183,6 +193,21 @@ func bbrLossyReport(c *Context, x, path string) (*Outcome, error) {
 		Series: seriesChart(rsums, x, "variant", 100, 1), Caption: ch.Caption}
 	if err := addFigure(c, out, "-retransmissions", rc, rsums, "retransmitted_packets"); err != nil {
 		return nil, err
+	}
+	if c.Entry.Name == "bbr-lossy" {
+		// The queue each sender keeps at the wired bottleneck: BBR's
+		// 2·BDP window against the loss-based senders' full buffer.
+		qpts, err := perRun(c.Store, runMetric("run.queue."+bbrLossyQueue+".mean_ms"))
+		if err != nil {
+			return nil, err
+		}
+		qsums := withSetting(summaries(qpts), decides)
+		qc := plot.Chart{Title: c.Entry.Title + " (queueing delay)", XLabel: "random loss (%)", YLabel: "mean queueing delay at the bottleneck (ms)",
+			Series: seriesChart(qsums, x, "variant", 100, 1), Caption: path + "; the 2 Mbit/s bottleneck's queue (50 packets); " +
+				"SACK, window 500; mean of the replications, 95% CI (Student's t)."}
+		if err := addFigure(c, out, "-queue", qc, qsums, "queue_delay_ms"); err != nil {
+			return nil, err
+		}
 	}
 	base, ok := find(sums, x, "0", "variant", "bbr", "setting", decides)
 	if !ok {
@@ -309,6 +334,10 @@ func bbrLongPathReport(c *Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	queue, err := summarize(c, runMetric("run.queue.bottleneck/R1>R2.mean_ms"))
+	if err != nil {
+		return nil, err
+	}
 	base, ok := at(sums, x, "0", "bbr")
 	if !ok {
 		return out, nil
@@ -332,6 +361,11 @@ func bbrLongPathReport(c *Context) (*Outcome, error) {
 		if to, ok := at(timeouts, x, p, "bbr"); ok {
 			line += fmt.Sprintf("; BBR's timeouts a run %s", ciText(to, 1, ""))
 		}
+		bq, okb := at(queue, x, p, "bbr")
+		cq, okc := at(queue, x, p, "cubic")
+		if okb && okc {
+			line += fmt.Sprintf("; mean queueing delay at the bottleneck: BBR %s ms, CUBIC %s ms", ciText(bq, 1, ""), ciText(cq, 1, ""))
+		}
 		out.Measured = append(out.Measured, line)
 	}
 	nv, ntest := aboveEverywhere(near)
@@ -339,7 +373,7 @@ func bbrLongPathReport(c *Context) (*Outcome, error) {
 	out.Claims = append(out.Claims,
 		Claim{Figure: "§\"BBR under random loss\"", Text: "on a 100 Mbit/s, 100 ms path BBR keeps at least 90% of its loss-free goodput at every random loss rate up to 15%",
 			Paper: "near the bottleneck rate up to about 15% loss", Measured: fmt.Sprintf("%d loss rates, loss-free %s Mbit/s", len(near), ciText(base, 1e-6, "")), Verdict: nv,
-			Test:   "Welch test of BBR's mean at each loss rate against 90% of its loss-free mean, " + ntest,
+			Test: "Welch test of BBR's mean at each loss rate against 90% of its loss-free mean, " + ntest,
 			Reason: fmt.Sprintf("below 90%% at %s, as Linux 6.18's own BBR on this path (78%% of its loss-free goodput at 10%%: the Alone line): "+
 				"retransmissions take their share and BBR's bandwidth samples fall with the loss; at 15%% a run may never leave a few Mbit/s "+
 				"(Startup ends early under loss and the long-term 'policer' mode pins the rate), without a timeout", orNone(short))},

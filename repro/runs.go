@@ -96,3 +96,15 @@ func flowsSum(r *store.Run, prefix, metric string) (sum float64, n int) {
 	}
 	return sum, n
 }
+
+// runMetric is a whole-run metric of a stored run.
+func runMetric(name string) func(r *store.Run) (float64, bool) {
+	return func(r *store.Run) (float64, bool) {
+		for _, m := range r.Metrics {
+			if m.Flow == "" && m.Name == name {
+				return m.Value, true
+			}
+		}
+		return 0, false
+	}
+}

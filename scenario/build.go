@@ -330,6 +330,14 @@ func (r *Run) Run() (*Result, error) {
 			res.Drops[c.String()] = n
 		}
 	}
+	for _, l := range r.Net.Links {
+		if q := l.QueueDelay(); q.Queued > 0 {
+			if res.Queues == nil {
+				res.Queues = map[string]network.QueueStats{}
+			}
+			res.Queues[l.Name] = q
+		}
+	}
 	if r.routing != nil {
 		r.routing.Finish()
 		res.Routing = r.routing

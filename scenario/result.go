@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"github.com/tcplab/tcplab/metrics"
+	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/routing"
 	"github.com/tcplab/tcplab/wireless"
 )
@@ -18,6 +19,10 @@ type Result struct {
 	// Drops counts every drop in the network by cause
 	// (network.DropCause names).
 	Drops map[string]int64 `json:"drops"`
+	// Queues holds, for every link direction whose queue held a packet
+	// (by name, "link/FROM>TO"), how long its packets waited for the
+	// transmitter: mean, percentiles and maximum over all it sent.
+	Queues map[string]network.QueueStats `json:"queues,omitempty"`
 	// Wireless holds each radio's MAC counters, by node (absent without
 	// a wireless channel).
 	Wireless map[string]wireless.Stats `json:"wireless,omitempty"`
