@@ -75,19 +75,11 @@ func TestKernelFlowWindowSizesTheBuffers(t *testing.T) {
 		{20000, 0, "4096 131072 115840000", "4096 16384 115840000"}, // the long path's 20 000 segments of 1448 bytes
 		{64, 1000, "4096 131072 6291456", "4096 16384 4194304"},     // small: Linux's own maxima
 	} {
-		src := fmt.Sprintf("duration: 1s\nnodes:\n  - {name: K1, kernel: true}\n  - {name: K2, kernel: true}\nlinks:\n  - {from: K1, to: K2, bandwidth: 1Mbps, delay: 1ms}\nflows:\n  - {src: K1, dst: K2, transport: {variant: bbr, window: %d, mss: %d}}\n", c.window, c.mss)
+		transport := fmt.Sprintf("{variant: bbr, window: %d, mss: %d}", c.window, c.mss)
 		if c.mss == 0 {
-			src = strings.Replace(src, ", mss: 0", "", 1)
+			transport = strings.Replace(transport, ", mss: 0", "", 1)
 		}
-		s, err := Parse("x.yaml", []byte(src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, err := s.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		k := run.KernelFlows()[0]
+		k := kernelFlowOf(t, transport)
 		if k.Sysctls["ipv4/tcp_rmem"] != c.rmem || k.Sysctls["ipv4/tcp_wmem"] != c.wmem {
 			t.Errorf("window %d, mss %d: tcp_rmem %q, tcp_wmem %q; want %q, %q", c.window, c.mss, k.Sysctls["ipv4/tcp_rmem"], k.Sysctls["ipv4/tcp_wmem"], c.rmem, c.wmem)
 		}
@@ -97,7 +89,17 @@ func TestKernelFlowWindowSizesTheBuffers(t *testing.T) {
 // A kernel flow's transport becomes socket options and sysctls: newreno
 // is the kernel's reno.
 func TestKernelFlowTransportBecomesSocketSettings(t *testing.T) {
-	const src = "duration: 1s\nnodes:\n  - {name: K1, kernel: true}\n  - {name: K2, kernel: true}\nlinks:\n  - {from: K1, to: K2, bandwidth: 1Mbps, delay: 1ms}\nflows:\n  - {src: K1, dst: K2, transport: {variant: newreno, mss: 1000, sack: false}}\n"
+	k := kernelFlowOf(t, "{variant: newreno, mss: 1000, sack: false}")
+	if k.CC != "reno" || k.MSS != 1000 || len(k.Sysctls) != 1 || k.Sysctls["ipv4/tcp_sack"] != "0" {
+		t.Errorf("got cc %q mss %d sysctls %v; want reno, 1000, tcp_sack 0", k.CC, k.MSS, k.Sysctls)
+	}
+}
+
+// kernelFlowOf builds a scenario of one flow between two kernel hosts
+// with the given transport and returns the flow the emulator would run.
+func kernelFlowOf(t *testing.T, transport string) *KernelFlow {
+	t.Helper()
+	src := "duration: 1s\nnodes:\n  - {name: K1, kernel: true}\n  - {name: K2, kernel: true}\nlinks:\n  - {from: K1, to: K2, bandwidth: 1Mbps, delay: 1ms}\nflows:\n  - {src: K1, dst: K2, transport: " + transport + "}\n"
 	s, err := Parse("x.yaml", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -106,8 +108,5 @@ func TestKernelFlowTransportBecomesSocketSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := run.KernelFlows()[0]
-	if k.CC != "reno" || k.MSS != 1000 || len(k.Sysctls) != 1 || k.Sysctls["ipv4/tcp_sack"] != "0" {
-		t.Errorf("got cc %q mss %d sysctls %v; want reno, 1000, tcp_sack 0", k.CC, k.MSS, k.Sysctls)
-	}
+	return run.KernelFlows()[0]
 }
