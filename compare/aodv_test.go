@@ -249,3 +249,83 @@ func measureChains(t *testing.T, cs []chain, seeds int) map[seeded]chainRun {
 	wg.Wait()
 	return res
 }
+
+// ns2AODVRouting is tcplab's AODV with ns-2.35's constants (aodv.h), for
+// the second opinion: link-layer detection without hello messages,
+// routes active 10 s, expanding ring from TTL 5 by 2 to 7, then the
+// diameter 30, 30 ms a node, three network-wide retries. ns-2.35 also
+// repairs a route locally when the break is nearer the destination, which
+// tcplab's AODV (as ns-3.37's) does not.
+const ns2AODVRouting = "{protocol: aodv, hello: false, active_route_timeout: 10s, ttl_start: 5, ttl_increment: 2, ttl_threshold: 7, node_traversal_time: 30ms, net_diameter: 30, rreq_retries: 3}"
+
+// The second opinion on AODV: ns-2.35's own (Agent/AODV with its
+// PriQueue: CMUPriQueue stalls it) on the same chain as TestDSRAsNS2, its
+// static baseline DSDV frozen after convergence behind the same queue.
+// The MACs differ, so the effect of routing is compared: AODV's goodput
+// over static routes' in the same simulator, tcplab running AODV with
+// ns-2's constants (ns2AODVRouting) and ns-2's TCP. ns-2's runs are in
+// testdata/ns2-aodv.txt (scripts/ns2/wifi-chain-routing.tcl AODV|DSDV ...
+// Queue/DropTail/PriQueue). Held: the ratio within 10% of ns-2's but at
+// aodvNS2Open's points; control packets per delivered segment printed.
+func TestAODVAsNS2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("AODV against ns-2: 560 runs")
+	}
+	ref := ns2Chains(t, "testdata/ns2-aodv.txt")
+	points := chainPoints()
+	seeds := len(ref["AODV/10/1/0"])
+	var runs []chain
+	for _, p := range points {
+		runs = append(runs, chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50}, chain{p.hops, p.flows, p.loss, ns2AODVRouting, ns2Chain, 50})
+	}
+	res := measureChains(t, runs, seeds)
+	if t.Failed() {
+		return
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "| hops | flows | loss | ns-2 static | ns-2 AODV | ratio | tcplab static | tcplab AODV | ratio | ratio vs ns-2 | control/segment ns-2 | tcplab | link breaks ns-2 | tcplab |\n")
+	fmt.Fprintf(&table, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, p := range points {
+		key := func(rt string) string { return fmt.Sprintf("%s/%d/%d/%g", rt, p.hops, p.flows, p.loss) }
+		ns, na := ref[key("DSDV")], ref[key("AODV")]
+		if len(ns) != seeds || len(na) != seeds {
+			t.Fatalf("%s: %d and %d recorded ns-2 runs, want %d", key("AODV"), len(ns), len(na), seeds)
+		}
+		var ts, ta, tc, tb, nsg, ng, nc, nb []float64
+		for s := 1; s <= seeds; s++ {
+			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50}, s}].kbps)
+			a := res[seeded{chain{p.hops, p.flows, p.loss, ns2AODVRouting, ns2Chain, 50}, s}]
+			ta, tc, tb = append(ta, a.kbps), append(tc, a.ctl/a.segs), append(tb, a.breaks)
+			nsg, ng = append(nsg, ns[s-1].kbps), append(ng, na[s-1].kbps)
+			nc, nb = append(nc, na[s-1].ctl/na[s-1].segs), append(nb, na[s-1].breaks)
+		}
+		rn, rt := mean(ng)/mean(nsg), mean(ta)/mean(ts)
+		d := rt/rn - 1
+		fmt.Fprintf(&table, "| %d | %d | %g%% | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %+.1f%% | %.3f | %.3f | %.0f | %.0f |\n",
+			p.hops, p.flows, 100*p.loss, mean(nsg), mean(ng), rn, mean(ts), mean(ta), rt, 100*d, mean(nc), mean(tc), mean(nb), mean(tb))
+		if (d > 0.10 || d < -0.10) && !aodvNS2Open[[3]float64{float64(p.hops), float64(p.flows), p.loss}] {
+			t.Errorf("%d hops, %d flows, loss %g: AODV/static %.3f, %+.1f%% from ns-2's %.3f", p.hops, p.flows, p.loss, rt, 100*d, rn)
+		}
+	}
+	t.Logf("AODV against ns-2.35's on the 802.11b chain, %d seeds each (kbit/s):\n%s", seeds, table.String())
+}
+
+// aodvNS2Open are the points printed but not held against ns-2.35's AODV.
+// From 6 hops on ns-2.35's AODV costs TCP far more than tcplab's: its
+// goodput over static routes' is 0.41-0.74 without loss against tcplab's
+// 0.70-0.85 (+17 to +72%), with as many control packets per segment and
+// fewer link breaks (10 hops, 3 flows: 0.48 against 0.55 control packets
+// a segment, 32 breaks against 65). ns-3.37's AODV agrees with tcplab's
+// there (TestAODVAsNS3: within 10%), so the two references disagree with
+// each other. Not explained; candidates: ns-2's local repair (a break
+// nearer the destination is repaired by the node that saw it, which holds
+// the packets for the search), which neither tcplab nor ns-3 has, and its
+// dropping of the packets queued for a broken neighbour (108 TCP segments
+// of one 10-hop run, DROP_RTR_MAC_CALLBACK; dropping them in tcplab too,
+// tried, left these points at +15 to +79%). Over 2 hops with three flows
+// the ratio is +13.5% and -10.1% (0 and 3% loss).
+var aodvNS2Open = map[[3]float64]bool{
+	{2, 3, 0}: true, {2, 3, 0.03}: true, {6, 1, 0}: true, {6, 3, 0}: true, {6, 3, 0.03}: true,
+	{8, 1, 0}: true, {8, 1, 0.03}: true, {8, 3, 0}: true, {8, 3, 0.03}: true,
+	{10, 1, 0}: true, {10, 1, 0.03}: true, {10, 3, 0}: true, {10, 3, 0.03}: true,
+}

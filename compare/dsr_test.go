@@ -30,7 +30,7 @@ func TestDSRAsNS2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("DSR against ns-2: 280 runs")
 	}
-	ref := ns2DSR(t, "testdata/ns2-dsr.txt")
+	ref := ns2Chains(t, "testdata/ns2-dsr.txt")
 	points := chainPoints()
 	var runs []chain
 	for _, p := range points {
@@ -80,11 +80,11 @@ var dsrOpen = map[[3]float64]bool{
 	{6, 3, 0}: true, {6, 3, 0.03}: true, {8, 3, 0}: true, {8, 3, 0.03}: true, {10, 3, 0}: true, {10, 3, 0.03}: true,
 }
 
-// ns2DSR reads testdata/ns2-dsr.txt: each run a RESULT line and its TRACE
-// line, keyed routing/hops/flows/loss, in seed order. Control packets are
-// the DSR packets routers sent (originated and forwarded); link breaks
-// the MAC's retry-limit drops.
-func ns2DSR(t *testing.T, file string) map[string][]chainRun {
+// ns2Chains reads ns-2's chain runs (testdata/ns2-dsr.txt, ns2-aodv.txt):
+// each run a RESULT line and its TRACE line, keyed routing/hops/flows/loss,
+// in seed order. Control packets are the DSR or AODV packets routers sent
+// (originated and forwarded); link breaks the MAC's retry-limit drops.
+func ns2Chains(t *testing.T, file string) map[string][]chainRun {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -113,8 +113,8 @@ func ns2DSR(t *testing.T, file string) map[string][]chainRun {
 			out[key] = append(out[key], chainRun{})
 		}
 		out[key][seed-1] = chainRun{kbps: num(kv, "goodput_sum_kbps"), segs: num(kv, "segs"),
-			ctl:    num(tr, "dsr_orig") + num(tr, "dsr_fwd"),
-			breaks: num(tr, "drop_MAC_RET_tcp") + num(tr, "drop_MAC_RET_ack") + num(tr, "drop_MAC_RET_DSR")}
+			ctl:    num(tr, "dsr_orig") + num(tr, "dsr_fwd") + num(tr, "aodv_sent"),
+			breaks: num(tr, "drop_MAC_RET_tcp") + num(tr, "drop_MAC_RET_ack") + num(tr, "drop_MAC_RET_DSR") + num(tr, "drop_MAC_RET_AODV")}
 	}
 	return out
 }
