@@ -42,39 +42,16 @@ func TestMANETFieldAsNS3(t *testing.T) {
 		s, _ := strconv.Atoi(kv["seed"])
 		ref[s] = kv
 	}
-	example, err := os.ReadFile("../examples/manet-waypoint.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	num := func(kv map[string]string, k string) float64 { f, _ := strconv.ParseFloat(kv[k], 64); return f }
 	var table strings.Builder
 	fmt.Fprintf(&table, "| seed | CBR delivery ns-3 | tcplab | TCP kbit/s ns-3 | tcplab | RREQ ns-3 | tcplab | RERR ns-3 | tcplab |\n|---|---|---|---|---|---|---|---|---|\n")
 	var pn, pt, gn, gt []float64
 	for s := 1; s <= len(ref); s++ {
-		mv, _ := filepath.Abs(fmt.Sprintf("testdata/manet/seed%d.ns_movements", s))
-		sets := []string{fmt.Sprintf("seed=%d", s), "wireless.mobility=[]",
-			fmt.Sprintf("wireless.movements={file: %q, nodes: \"m{i}\"}", mv)}
-		sc, err := scenario.Parse("manet-waypoint.yaml", example, sets)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sc.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rx, tx, tcp float64
-		for _, f := range res.Flows {
-			if f.Transport == "udp" {
-				rx += float64(f.DeliveredBytes) / 512
-				tx += float64(f.SentPackets)
-			} else {
-				tcp += f.GoodputBps / 1e3
-			}
-		}
+		pdr, tcp, res := runField(t, s)
 		kv := ref[s]
-		pn, pt = append(pn, num(kv, "cbr_pdr")), append(pt, rx/tx)
+		pn, pt = append(pn, num(kv, "cbr_pdr")), append(pt, pdr)
 		gn, gt = append(gn, num(kv, "tcp_sum_kbps")), append(gt, tcp)
-		fmt.Fprintf(&table, "| %d | %.3f | %.3f | %.0f | %.0f | %s | %d | %s | %d |\n", s, num(kv, "cbr_pdr"), rx/tx,
+		fmt.Fprintf(&table, "| %d | %.3f | %.3f | %.0f | %.0f | %s | %d | %s | %d |\n", s, num(kv, "cbr_pdr"), pdr,
 			num(kv, "tcp_sum_kbps"), tcp, kv["rreq"], res.Routing.Of(routing.RREQ).Packets, kv["rerr"], res.Routing.Of(routing.RERR).Packets)
 	}
 	fmt.Fprintf(&table, "| mean | %.3f | %.3f | %.0f | %.0f | | | | |\n", mean(pn), mean(pt), mean(gn), mean(gt))
@@ -87,5 +64,93 @@ func TestMANETFieldAsNS3(t *testing.T) {
 		if d := c.ours/c.ns3 - 1; d > 0.10 || d < -0.10 {
 			t.Errorf("%s: %.3g against ns-3's %.3g (%+.0f%%)", c.what, c.ours, c.ns3, 100*d)
 		}
+	}
+}
+
+// runField runs the field on seed's trajectories (testdata/manet), with
+// sets applied after them, and returns the CBR delivery ratio, the TCP
+// goodput summed over the flows (kbit/s) and the result.
+func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *scenario.Result) {
+	t.Helper()
+	example, err := os.ReadFile("../examples/manet-waypoint.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, _ := filepath.Abs(fmt.Sprintf("testdata/manet/seed%d.ns_movements", seed))
+	sets = append([]string{fmt.Sprintf("seed=%d", seed), "wireless.mobility=[]",
+		fmt.Sprintf("wireless.movements={file: %q, nodes: \"m{i}\"}", mv)}, sets...)
+	sc, err := scenario.Parse("manet-waypoint.yaml", example, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = sc.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var rx, tx float64
+	for _, f := range res.Flows {
+		if f.Transport == "udp" {
+			rx += float64(f.DeliveredBytes) / 512
+			tx += float64(f.SentPackets)
+		} else {
+			tcp += f.GoodputBps / 1e3
+		}
+	}
+	return rx / tx, tcp, res
+}
+
+// The same field beside ns-2.35's DSR (Agent/DSRAgent, CMUPriQueue), on the
+// same trajectories (scripts/ns2/manet-field.tcl, which sources the setdest
+// files; its runs in testdata/ns2-manet.txt): tcplab routes by DSR
+// (ns-2.35's choices are its defaults) and its TCP flows run ns-2's TCP
+// (profile ns2 with SACK, 1024-byte segments, window 32; ns-2: Sack1).
+// Held: the mean TCP goodput within 10% of ns-2's. Printed, not held: the
+// CBR delivery ratio, 0.79 against ns-2's 0.935 (-16%). tcplab's CBR
+// packets are lost as salvage failures (seed 1: 3 102 of them after 4 251
+// link breaks): an intermediate node whose next hop left has no other
+// route in its cache. ns-2's DSR fills its caches by listening
+// promiscuously to the routes its neighbours use and shortens routes by
+// gratuitous replies, which tcplab's DSR does not do yet (README
+// "Routing and mobility"). TCPLAB_MANET=1 runs it.
+func TestMANETFieldAsNS2DSR(t *testing.T) {
+	if os.Getenv("TCPLAB_MANET") == "" {
+		t.Skip("the 50-node field against ns-2, 10 runs of 300 s: TCPLAB_MANET=1 runs it")
+	}
+	data, err := os.ReadFile("testdata/ns2-manet.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[int]map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(l, "RESULT ") || !strings.Contains(l, " rt=DSR ") {
+			continue
+		}
+		kv := map[string]string{}
+		for _, w := range strings.Fields(l)[1:] {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				kv[k] = v
+			}
+		}
+		s, _ := strconv.Atoi(kv["seed"])
+		ref[s] = kv
+	}
+	sets := []string{"routing=dsr"}
+	for i := 1; i <= 5; i++ {
+		sets = append(sets, fmt.Sprintf("flows.tcp%d.transport={profile: ns2, variant: newreno, sack: true, mss: 1024, window: 32}", i))
+	}
+	num := func(kv map[string]string, k string) float64 { f, _ := strconv.ParseFloat(kv[k], 64); return f }
+	var table strings.Builder
+	fmt.Fprintf(&table, "| seed | CBR delivery ns-2 | tcplab | TCP kbit/s ns-2 | tcplab |\n|---|---|---|---|---|\n")
+	var pn, pt, gn, gt []float64
+	for s := 1; s <= len(ref); s++ {
+		pdr, tcp, _ := runField(t, s, sets...)
+		kv := ref[s]
+		pn, pt = append(pn, num(kv, "cbr_pdr")), append(pt, pdr)
+		gn, gt = append(gn, num(kv, "tcp_goodput_kbps")), append(gt, tcp)
+		fmt.Fprintf(&table, "| %d | %.3f | %.3f | %.0f | %.0f |\n", s, num(kv, "cbr_pdr"), pdr, num(kv, "tcp_goodput_kbps"), tcp)
+	}
+	fmt.Fprintf(&table, "| mean | %.3f | %.3f | %.0f | %.0f |\n", mean(pn), mean(pt), mean(gn), mean(gt))
+	t.Logf("the 50-node field, DSR, tcplab beside ns-2.35 on the same trajectories:\n%s", table.String())
+	if d := mean(gt)/mean(gn) - 1; d > 0.10 || d < -0.10 {
+		t.Errorf("TCP goodput: %.3g against ns-2's %.3g (%+.0f%%)", mean(gt), mean(gn), 100*d)
 	}
 }
