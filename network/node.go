@@ -36,6 +36,14 @@ type Router interface {
 	LinkFailed(p *Packet, to *Node) bool
 }
 
+// Overhearer is a Router that listens promiscuously: the MAC hands it
+// every unicast data frame it decodes between two other nodes (sent by
+// from). p is the sender's packet, on its way to its receiver: the
+// router reads it and keeps nothing of it.
+type Overhearer interface {
+	Overheard(p *Packet, from *Node)
+}
+
 // Node is a host or router. It forwards by a static next-hop table, or
 // by its Router (SetRouter).
 type Node struct {

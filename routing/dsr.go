@@ -42,6 +42,14 @@ type DSRParams struct {
 	// WithdrawQueued: on a broken link, the packets queued at the MAC for
 	// that neighbour are taken back and salvaged too (ns-2.35).
 	WithdrawQueued bool `yaml:"withdraw_queued"`
+	// Tap: the node listens promiscuously (RFC 4728 "may") and caches the
+	// source routes of packets it overhears between other nodes (ns-2.35's
+	// tap with dsragent_snoop_source_routes and cache_use_overheard_routes,
+	// on there). Off by default until ns-2's gratuitous replies (route
+	// shortening) join it: alone it did not bring tcplab nearer ns-2.35 on
+	// the 50-node field (CBR delivery 0.762 against 0.790 without; ns-2
+	// 0.935) or the chain (docs/routing.md).
+	Tap bool `yaml:"tap"`
 	// ErrorHold: a route error the node received rides on its route
 	// requests for this long (RFC 4728 §8.2.1), until a flood carried it.
 	ErrorHold sim.Time `yaml:"error_hold"`
@@ -156,7 +164,9 @@ type dsr struct {
 	disc   map[network.NodeID]*discovery
 	buf    buffer
 	check  sim.Timer
-	noted  int32 // the last path added to the secondary cache from a forwarded packet
+	noted  int32    // the last path added to the secondary cache from a forwarded packet
+	tapped [4]int32 // the routes of the last packets overheard (a ring: data and ACK routes alternate)
+	tapAt  int
 	err    *linkError
 	errAt  sim.Time
 	nextAt sim.Time // when the next released packet may go (ReleaseSpacing)

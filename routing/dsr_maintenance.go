@@ -76,3 +76,36 @@ func (d *dsr) recvError(e *linkError) {
 		d.err, d.errAt = e, d.now()
 	}
 }
+
+// Overheard implements network.Overhearer: a frame between two other
+// nodes (ns-2.35's tap, which sees every data frame the MAC decodes). Its
+// source route goes into the secondary cache: from this node on if the
+// node is on it, else as this node, the transmitter and the rest of the
+// route (cache_use_overheard_routes: the transmitter is a neighbour).
+// The node's own packets teach nothing; a route just tapped is not tapped
+// again.
+func (d *dsr) Overheard(p *network.Packet, from *network.Node) {
+	if !d.p.Tap {
+		return
+	}
+	r := d.paths.route(p)
+	me := d.nd.ID
+	if len(r) < 2 || r[0] == me {
+		return
+	}
+	h := p.SR & srHandleMask
+	if slices.Contains(d.tapped[:], h) {
+		return
+	}
+	d.tapped[d.tapAt] = h
+	d.tapAt = (d.tapAt + 1) % len(d.tapped)
+	if i := slices.Index(r, me); i >= 0 {
+		if i+1 < len(r) {
+			d.cache[1].add(r[i:])
+		}
+		return
+	}
+	if j := slices.Index(r, from.ID); j >= 0 && j+1 < len(r) {
+		d.cache[1].add(append([]network.NodeID{me}, r[j:]...))
+	}
+}

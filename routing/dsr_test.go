@@ -80,7 +80,9 @@ func TestDSRAsksItsNeighboursFirstThenFloods(t *testing.T) {
 func TestDSRAnswersARequestFromItsCache(t *testing.T) {
 	// a-b-c-d. b finds d first (and forwards nothing for it). When a asks
 	// for d, b answers a's non-propagating request from its cache with
-	// the joined route a-b-c-d (RFC 4728 §8.2.3); no flood follows.
+	// the joined route a-b-c-d (RFC 4728 §8.2.3); no flood follows. (With
+	// the tap a would have learnt the route from b's packets:
+	// TestDSRLearnsOverheardRoutes.)
 	l := dsrLine(t, 4, quietDSR())
 	l.send(0, 1, 3)
 	l.send(sim.Second, 0, 3)
@@ -94,6 +96,38 @@ func TestDSRAnswersARequestFromItsCache(t *testing.T) {
 	}
 	if r := l.dsr(0).findRoute(l.nodes[3].ID); !slices.Equal(r, l.ids("abcd")) {
 		t.Errorf("a's route to d: %v", r)
+	}
+}
+
+func TestDSRLearnsOverheardRoutes(t *testing.T) {
+	// a-b-c-d-e. b sends to e: a overhears b's data frame to c and caches
+	// itself, the transmitter and the rest, a-b-c-d-e (ns-2.35's tap); c
+	// is on the route and forwards it (its cache holds c-d-e from that);
+	// d overhears nothing new. When a then sends to e it needs no request;
+	// without the tap it finds the same route by a discovery.
+	for _, tap := range []bool{true, false} {
+		p := quietDSR()
+		p.Tap = tap
+		l := dsrLine(t, 5, p)
+		l.send(0, 1, 4)
+		l.send(sim.Second, 0, 4)
+		l.net.Run(2 * sim.Second)
+		got := l.dsr(0).findRoute(l.nodes[4].ID)
+		requests := 0
+		for _, f := range l.since(sim.Second) {
+			if f.kind == "rreq" {
+				requests++
+			}
+		}
+		if !slices.Equal(got, l.ids("abcde")) {
+			t.Errorf("tap %v: a's route to e %v, want a-b-c-d-e", tap, got)
+		}
+		if tap && requests != 0 || !tap && requests == 0 {
+			t.Errorf("tap %v: %d route requests after 1 s; want none with the tap, a discovery without", tap, requests)
+		}
+		if l.sink.Packets != 2 {
+			t.Errorf("tap %v: delivered %d, want 2", tap, l.sink.Packets)
+		}
 	}
 }
 

@@ -258,6 +258,11 @@ func (r *Radio) received(f frame, ok, collided bool) {
 	}
 	r.ifs = difs
 	if f.to != r && f.to != nil {
+		if f.kind == dataFrame {
+			if o, ok := r.Node.Router().(network.Overhearer); ok {
+				o.Overheard(f.pkt, f.from.Node)
+			}
+		}
 		// Virtual carrier sense: the exchange holds the medium for f.nav.
 		if end := now + f.nav; end > r.navEnd {
 			r.navEnd = end
