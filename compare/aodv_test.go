@@ -271,43 +271,7 @@ func TestAODVAsNS2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("AODV against ns-2: 560 runs")
 	}
-	ref := ns2Chains(t, "testdata/ns2-aodv.txt")
-	points := chainPoints()
-	seeds := len(ref["AODV/10/1/0"])
-	var runs []chain
-	for _, p := range points {
-		runs = append(runs, chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50}, chain{p.hops, p.flows, p.loss, ns2AODVRouting, ns2Chain, 50})
-	}
-	res := measureChains(t, runs, seeds)
-	if t.Failed() {
-		return
-	}
-	var table strings.Builder
-	fmt.Fprintf(&table, "| hops | flows | loss | ns-2 static | ns-2 AODV | ratio | tcplab static | tcplab AODV | ratio | ratio vs ns-2 | control/segment ns-2 | tcplab | link breaks ns-2 | tcplab |\n")
-	fmt.Fprintf(&table, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, p := range points {
-		key := func(rt string) string { return fmt.Sprintf("%s/%d/%d/%g", rt, p.hops, p.flows, p.loss) }
-		ns, na := ref[key("DSDV")], ref[key("AODV")]
-		if len(ns) != seeds || len(na) != seeds {
-			t.Fatalf("%s: %d and %d recorded ns-2 runs, want %d", key("AODV"), len(ns), len(na), seeds)
-		}
-		var ts, ta, tc, tb, nsg, ng, nc, nb []float64
-		for s := 1; s <= seeds; s++ {
-			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50}, s}].kbps)
-			a := res[seeded{chain{p.hops, p.flows, p.loss, ns2AODVRouting, ns2Chain, 50}, s}]
-			ta, tc, tb = append(ta, a.kbps), append(tc, a.ctl/a.segs), append(tb, a.breaks)
-			nsg, ng = append(nsg, ns[s-1].kbps), append(ng, na[s-1].kbps)
-			nc, nb = append(nc, na[s-1].ctl/na[s-1].segs), append(nb, na[s-1].breaks)
-		}
-		rn, rt := mean(ng)/mean(nsg), mean(ta)/mean(ts)
-		d := rt/rn - 1
-		fmt.Fprintf(&table, "| %d | %d | %g%% | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %+.1f%% | %.3f | %.3f | %.0f | %.0f |\n",
-			p.hops, p.flows, 100*p.loss, mean(nsg), mean(ng), rn, mean(ts), mean(ta), rt, 100*d, mean(nc), mean(tc), mean(nb), mean(tb))
-		if (d > 0.10 || d < -0.10) && !aodvNS2Open[[3]float64{float64(p.hops), float64(p.flows), p.loss}] {
-			t.Errorf("%d hops, %d flows, loss %g: AODV/static %.3f, %+.1f%% from ns-2's %.3f", p.hops, p.flows, p.loss, rt, 100*d, rn)
-		}
-	}
-	t.Logf("AODV against ns-2.35's on the 802.11b chain, %d seeds each (kbit/s):\n%s", seeds, table.String())
+	compareRoutingWithNS2(t, "testdata/ns2-aodv.txt", "AODV", ns2AODVRouting, aodvNS2Open)
 }
 
 // aodvNS2Open are the points printed but not held against ns-2.35's AODV.

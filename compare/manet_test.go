@@ -24,24 +24,7 @@ func TestMANETFieldAsNS3(t *testing.T) {
 	if os.Getenv("TCPLAB_MANET") == "" {
 		t.Skip("the 50-node field against ns-3, 10 runs of 300 s: TCPLAB_MANET=1 runs it")
 	}
-	ref := map[int]map[string]string{}
-	data, err := os.ReadFile("testdata/ns3-manet.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if !strings.HasPrefix(l, "RESULT ") {
-			continue
-		}
-		kv := map[string]string{}
-		for _, w := range strings.Fields(l)[1:] {
-			if k, v, ok := strings.Cut(w, "="); ok {
-				kv[k] = v
-			}
-		}
-		s, _ := strconv.Atoi(kv["seed"])
-		ref[s] = kv
-	}
+	ref := fieldRuns(t, "testdata/ns3-manet.txt", "")
 	num := func(kv map[string]string, k string) float64 { f, _ := strconv.ParseFloat(kv[k], 64); return f }
 	var table strings.Builder
 	fmt.Fprintf(&table, "| seed | CBR delivery ns-3 | tcplab | TCP kbit/s ns-3 | tcplab | RREQ ns-3 | tcplab | RERR ns-3 | tcplab |\n|---|---|---|---|---|---|---|---|---|\n")
@@ -115,24 +98,7 @@ func TestMANETFieldAsNS2DSR(t *testing.T) {
 	if os.Getenv("TCPLAB_MANET") == "" {
 		t.Skip("the 50-node field against ns-2, 10 runs of 300 s: TCPLAB_MANET=1 runs it")
 	}
-	data, err := os.ReadFile("testdata/ns2-manet.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := map[int]map[string]string{}
-	for _, l := range strings.Split(string(data), "\n") {
-		if !strings.HasPrefix(l, "RESULT ") || !strings.Contains(l, " rt=DSR ") {
-			continue
-		}
-		kv := map[string]string{}
-		for _, w := range strings.Fields(l)[1:] {
-			if k, v, ok := strings.Cut(w, "="); ok {
-				kv[k] = v
-			}
-		}
-		s, _ := strconv.Atoi(kv["seed"])
-		ref[s] = kv
-	}
+	ref := fieldRuns(t, "testdata/ns2-manet.txt", "DSR")
 	sets := []string{"routing=dsr"}
 	for i := 1; i <= 5; i++ {
 		sets = append(sets, fmt.Sprintf("flows.tcp%d.transport={profile: ns2, variant: newreno, sack: true, mss: 1024, window: 32}", i))
@@ -153,4 +119,32 @@ func TestMANETFieldAsNS2DSR(t *testing.T) {
 	if d := mean(gt)/mean(gn) - 1; d > 0.10 || d < -0.10 {
 		t.Errorf("TCP goodput: %.3g against ns-2's %.3g (%+.0f%%)", mean(gt), mean(gn), 100*d)
 	}
+}
+
+// fieldRuns reads a reference's field runs (RESULT lines of key=value
+// words) by seed; rt, if not empty, keeps only that routing protocol's.
+func fieldRuns(t *testing.T, file, rt string) map[int]map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[int]map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(l, "RESULT ") {
+			continue
+		}
+		kv := map[string]string{}
+		for _, w := range strings.Fields(l)[1:] {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				kv[k] = v
+			}
+		}
+		if rt != "" && kv["rt"] != rt {
+			continue
+		}
+		s, _ := strconv.Atoi(kv["seed"])
+		ref[s] = kv
+	}
+	return ref
 }

@@ -19,29 +19,7 @@ if {$rp eq "DSR"} { set ifq CMUPriQueue }
 set nn 50
 set stop 300.0
 
-Mac/802_11 set SlotTime_          0.000020
-Mac/802_11 set SIFS_              0.000010
-Mac/802_11 set PreambleLength_    144
-Mac/802_11 set PLCPHeaderLength_  48
-Mac/802_11 set PLCPDataRate_      1.0e6
-Mac/802_11 set dataRate_          11.0e6
-Mac/802_11 set basicRate_         1.0e6
-Mac/802_11 set CWMin_             31
-Mac/802_11 set CWMax_             1023
-Mac/802_11 set ShortRetryLimit_   7
-Mac/802_11 set LongRetryLimit_    4
-Mac/802_11 set RTSThreshold_      3000
-
-set Pt 0.28183815
-Phy/WirelessPhy set Pt_ $Pt
-Phy/WirelessPhy set freq_ 914e6
-Phy/WirelessPhy set L_ 1.0
-Antenna/OmniAntenna set Z_ 1.5
-Antenna/OmniAntenna set Gt_ 1.0
-Antenna/OmniAntenna set Gr_ 1.0
-set thr [expr {$Pt * pow(1.5,4) / pow(250.0,4)}]
-Phy/WirelessPhy set RXThresh_ $thr
-Phy/WirelessPhy set CSThresh_ $thr
+source [file join [file dirname [info script]] wifi-80211b.tcl]
 
 set ns_ [new Simulator]
 $defaultRNG seed $seed
