@@ -90,10 +90,10 @@ func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *sc
 // CBR delivery ratio, 0.79 against ns-2's 0.935 (-16%). tcplab's CBR
 // packets are lost as salvage failures (seed 1: 3 102 of them after 4 251
 // link breaks): an intermediate node whose next hop left has no other
-// route in its cache. ns-2's DSR fills its caches by listening
-// promiscuously to the routes its neighbours use and shortens routes by
-// gratuitous replies, which tcplab's DSR does not do yet (README
-// "Routing and mobility"). TCPLAB_MANET=1 runs it.
+// route in its cache. ns-2's DSR also listens promiscuously and shortens
+// routes by gratuitous replies; tcplab's tap (tap: true) alone did not
+// help (0.762), gratuitous replies are not modelled: why ns-2 salvages
+// more is open (docs/routing.md). TCPLAB_MANET=1 runs it.
 func TestMANETFieldAsNS2DSR(t *testing.T) {
 	if os.Getenv("TCPLAB_MANET") == "" {
 		t.Skip("the 50-node field against ns-2, 10 runs of 300 s: TCPLAB_MANET=1 runs it")
