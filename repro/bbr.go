@@ -87,7 +87,7 @@ metrics: [goodput_bps, retransmitted_packets, timeouts, run.queue.bottleneck/R1>
 			{"path", "100 Mbit/s, 100 ms RTT, random loss (the paper's loss figure)", "100 Mbit/s, RTT 100 ms, a buffer of one BDP (833 packets), loss on the bottleneck, 60 s", "the buffer and the run length are not stated"},
 			{"tail-loss probes, RACK", "Linux detects lost retransmissions by time (RACK, RFC 8985) and probes tails", "profile linux: RACK as Linux's (retransmissions too, its marking at a timeout) and PRR; no tail-loss probes", "a lost tail waits for the timeout: the reason line gives the timeouts"},
 		},
-		Alone: "ns-3.37 has no RACK either, and its TcpBbr's rate sampler collapses under loss (README \"BBR\"); " +
+		Alone: "ns-3.37 has no RACK, and its TcpBbr's rate sampler collapses under loss (README \"BBR\"); " +
 			"Linux 6.18's own BBR on this path, through tcplab emulate (3 seeds of 20 s, socket buffers sized by the window): 90.9 Mbit/s loss-free, " +
 			"86.9 at 1%, 79.9 at 5%, 70.6 at 10%: below 90% of its loss-free goodput at 10% too; tcplab's within +0.7 to +4.3% of it " +
 			"(go test ./kernel -run SimulatedLinuxAsRecorded; docs/emulation.md)",
