@@ -80,15 +80,16 @@ func compareRoutingWithNS2(t *testing.T, file, rt, routing string, open map[[3]f
 }
 
 // dsrOpen are the points where tcplab's DSR and ns-2.35's differ by more
-// than 10% in their effect on TCP (10 seeds): three flows over 6 to 10
-// hops, where ns-2's DSR costs TCP more (ratio 0.32-0.42 against tcplab's
-// 0.38-0.51), and one flow over 3 hops without loss, where it costs less
-// (0.66 against 0.53). Not yet explained: ns-2's interface queue
-// (routing packets, then TCP ACKs, ahead of data), its flow state and its
-// promiscuous listening are what tcplab does not model.
+// than 10% in their effect on TCP (10 seeds): one flow without loss over
+// 3, 4, 6 and 10 hops, where tcplab's costs TCP more (ratio 0.45-0.56
+// against ns-2's 0.54-0.66: a segment salvaged late arrives after the
+// source timed out, and the go-back-N sends it again; ns-2 salvages the
+// same way and its ratio does not fall: not explained), and three flows
+// over 6 hops at 3% (+10.5%). ns-2's interface queue is not the cause:
+// with it (wireless.priority: [routing, tcp_acks]) 18 points agree, not 23
+// (docs/routing.md).
 var dsrOpen = map[[3]float64]bool{
-	{3, 1, 0}: true,
-	{6, 3, 0}: true, {6, 3, 0.03}: true, {8, 3, 0}: true, {8, 3, 0.03}: true, {10, 3, 0}: true, {10, 3, 0.03}: true,
+	{3, 1, 0}: true, {4, 1, 0}: true, {6, 1, 0}: true, {10, 1, 0}: true, {6, 3, 0.03}: true,
 }
 
 // ns2Chains reads ns-2's chain runs (testdata/ns2-dsr.txt, ns2-aodv.txt):

@@ -84,16 +84,11 @@ func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *sc
 // The same field beside ns-2.35's DSR (Agent/DSRAgent, CMUPriQueue), on the
 // same trajectories (scripts/ns2/manet-field.tcl, which sources the setdest
 // files; its runs in testdata/ns2-manet.txt): tcplab routes by DSR
-// (ns-2.35's choices are its defaults) and its TCP flows run ns-2's TCP
-// (profile ns2 with SACK, 1024-byte segments, window 32; ns-2: Sack1).
-// Held: the mean TCP goodput within 10% of ns-2's. Printed, not held: the
-// CBR delivery ratio, 0.79 against ns-2's 0.935 (-16%). tcplab's CBR
-// packets are lost as salvage failures (seed 1: 3 102 of them after 4 251
-// link breaks): an intermediate node whose next hop left has no other
-// route in its cache. ns-2's DSR also listens promiscuously and shortens
-// routes by gratuitous replies; tcplab's tap (tap: true) alone did not
-// help (0.762), gratuitous replies are not modelled: why ns-2 salvages
-// more is open (docs/routing.md). TCPLAB_MANET=1 runs it.
+// (ns-2.35's choices are its defaults: the tap with gratuitous replies, a
+// forwarder's request for a packet it cannot salvage from its cache) and
+// its TCP flows run ns-2's TCP (profile ns2 with SACK, 1024-byte segments,
+// window 32; ns-2: Sack1). Held: the mean CBR delivery ratio and the mean
+// TCP goodput within 10% of ns-2's. TCPLAB_MANET=1 runs it.
 func TestMANETFieldAsNS2DSR(t *testing.T) {
 	if os.Getenv("TCPLAB_MANET") == "" {
 		t.Skip("the 50-node field against ns-2, 10 runs of 300 s: TCPLAB_MANET=1 runs it")
@@ -118,6 +113,9 @@ func TestMANETFieldAsNS2DSR(t *testing.T) {
 	t.Logf("the 50-node field, DSR, tcplab beside ns-2.35 on the same trajectories:\n%s", table.String())
 	if d := mean(gt)/mean(gn) - 1; d > 0.10 || d < -0.10 {
 		t.Errorf("TCP goodput: %.3g against ns-2's %.3g (%+.0f%%)", mean(gt), mean(gn), 100*d)
+	}
+	if d := mean(pt)/mean(pn) - 1; d > 0.10 || d < -0.10 {
+		t.Errorf("CBR delivery: %.3f against ns-2's %.3f (%+.0f%%)", mean(pt), mean(pn), 100*d)
 	}
 }
 

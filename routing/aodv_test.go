@@ -228,6 +228,19 @@ func (b blackout) Drop(_ *network.Packet, now sim.Time) network.DropCause {
 	return network.NotDropped
 }
 
+// lastGoesDeaf is the routing tests' broken link: the line's last node
+// hears nothing from 1 s on while the first sends it a datagram every
+// 100 ms, run to 1.5 s; the MAC before it gives up on the first datagram
+// after 1 s.
+func (l *testLine) lastGoesDeaf() {
+	last := len(l.nodes) - 1
+	l.ch.RadioOf(l.nodes[last]).PHYLoss = blackout{sim.Second}
+	for i := range 15 {
+		l.send(sim.Time(i)*100*sim.Millisecond, 0, last)
+	}
+	l.net.Run(1500 * sim.Millisecond)
+}
+
 func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
 	// a-b-c: a sends to c every 100 ms. From 1 s c hears nothing: b's MAC
 	// gives up on the next datagram after 7 tries, b declares c
@@ -235,11 +248,7 @@ func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
 	// route is invalid, and its next datagram starts a discovery from the
 	// last hop count plus TTL_INCREMENT (2 + 2 = 4).
 	l := newLine(t, 3, quiet())
-	l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{sim.Second}
-	for i := range 15 {
-		l.send(sim.Time(i)*100*sim.Millisecond, 0, 2)
-	}
-	l.net.Run(1500 * sim.Millisecond)
+	l.lastGoesDeaf()
 	var rerr, rreqAfter []sent
 	for _, f := range l.frames {
 		switch {

@@ -39,17 +39,26 @@ type DSRParams struct {
 	// MaxSalvage times a packet.
 	Salvage    bool `yaml:"salvage"`
 	MaxSalvage int  `yaml:"max_salvage"`
+	// SalvageRequests: a forwarder with no cached route for a packet it
+	// must salvage keeps it in its send buffer and asks its neighbours
+	// (non-propagating requests only) for this many request rounds before
+	// it gives up (ns-2.35's NEW_SALVAGE_LOGIC, dsr_salvage_max_requests
+	// 1: one round, given up when the next would start, about 2 s on). 0
+	// drops it at once (RFC 4728 §8.3.6 salvages from the cache only).
+	SalvageRequests int `yaml:"salvage_requests"`
 	// WithdrawQueued: on a broken link, the packets queued at the MAC for
 	// that neighbour are taken back and salvaged too (ns-2.35).
 	WithdrawQueued bool `yaml:"withdraw_queued"`
-	// Tap: the node listens promiscuously (RFC 4728 "may") and caches the
-	// source routes of packets it overhears between other nodes (ns-2.35's
-	// tap with dsragent_snoop_source_routes and cache_use_overheard_routes,
-	// on there). Off by default until ns-2's gratuitous replies (route
-	// shortening) join it: alone it did not bring tcplab nearer ns-2.35 on
-	// the 50-node field (CBR delivery 0.762 against 0.790 without; ns-2
-	// 0.935) or the chain (docs/routing.md).
-	Tap bool `yaml:"tap"`
+	// Tap: the node listens promiscuously (RFC 4728 "may"; ns-2.35's tap,
+	// on there): it caches the source routes of packets it overhears
+	// between other nodes (dsragent_snoop_source_routes,
+	// cache_use_overheard_routes), learns from the route errors it
+	// overhears, and with GratuitousReply shortens routes (RFC 4728
+	// §8.4: a node that overhears a packet whose route lists it further on
+	// tells the packet's source, by a reply, the route without the hops
+	// in between; one reply per route a second, ns-2's hold-down).
+	Tap             bool `yaml:"tap"`
+	GratuitousReply bool `yaml:"gratuitous_reply"`
 	// ErrorHold: a route error the node received rides on its route
 	// requests for this long (RFC 4728 §8.2.1), until a flood carried it.
 	ErrorHold sim.Time `yaml:"error_hold"`
@@ -70,7 +79,7 @@ func DefaultDSR() *DSRParams {
 		RingZero: true, NonpropTimeout: 30 * sim.Millisecond,
 		RequestPeriod: 500 * sim.Millisecond, MaxRequestPeriod: 10 * sim.Second, MaxRouteLen: 16,
 		ReplyFromCache: true, PrimaryCache: 30, SecondaryCache: 64,
-		Salvage: true, MaxSalvage: 15, WithdrawQueued: true,
+		Salvage: true, MaxSalvage: 15, SalvageRequests: 1, WithdrawQueued: true, Tap: true, GratuitousReply: true,
 		ErrorHold: sim.Second, Jitter: 10 * sim.Millisecond,
 	}
 }
@@ -102,7 +111,7 @@ func (p *DSRParams) Validate() error {
 		v, lo, hi int
 	}{{"send_buffer", p.SendBuffer, 1, 1 << 20}, {"max_route_len", p.MaxRouteLen, 2, 255},
 		{"primary_cache", p.PrimaryCache, 1, 1 << 20}, {"secondary_cache", p.SecondaryCache, 1, 1 << 20},
-		{"max_salvage", p.MaxSalvage, 0, 15}} {
+		{"max_salvage", p.MaxSalvage, 0, 15}, {"salvage_requests", p.SalvageRequests, 0, 15}} {
 		if c.v < c.lo || c.v > c.hi {
 			es = append(es, component.Errorf(c.key, "want %d to %d, have %d", c.lo, c.hi, c.v))
 		}
@@ -167,6 +176,8 @@ type dsr struct {
 	noted  int32    // the last path added to the secondary cache from a forwarded packet
 	tapped [4]int32 // the routes of the last packets overheard (a ring: data and ACK routes alternate)
 	tapAt  int
+	grat   [10]shortened // the gratuitous replies sent last (ns-2.35's hold-down table)
+	gratAt int
 	err    *linkError
 	errAt  sim.Time
 	nextAt sim.Time // when the next released packet may go (ReleaseSpacing)
@@ -217,16 +228,20 @@ func (d *dsr) Send(p *network.Packet) {
 	d.originate(p)
 }
 
-// originate sends a packet of this node's on a cached route, or buffers
-// it and seeks one.
+// originate sends a packet on a cached route from this node, or buffers
+// it and seeks one. The packet is this node's own, or another's waiting
+// to be salvaged (it keeps its salvage count); the search for the
+// latter starts at the next look at the buffer, as in ns-2.35.
 func (d *dsr) originate(p *network.Packet) {
 	if r := d.findRoute(p.Dst); r != nil {
-		d.attach(p, r, 0)
+		d.attach(p, r, salvaged(p))
 		d.radio.Send(p, d.net.Nodes[r[1]])
 		return
 	}
 	d.buf.add(p)
-	d.seek(p.Dst)
+	if p.Src == d.nd.ID {
+		d.seek(p.Dst, false)
+	}
 	if !d.check.Armed() {
 		d.armCheck()
 	}

@@ -16,11 +16,14 @@ func rrepSize(srAddrs, replyAddrs int) int32 {
 func rerrSize(srAddrs int) int32 { return int32(20 + align4(4+4*(srAddrs-1)+16)) }
 func align4(n int) int           { return (n + 3) &^ 3 }
 
-// seek advances the discovery of a route to dst (ns-2.35's
-// getRouteForPacket): a new round when the backoff allows, opened by a
-// non-propagating request; the round's flood once that request went
-// unanswered NonpropTimeout.
-func (d *dsr) seek(dst network.NodeID) {
+// seek advances the discovery of a route to dst for a packet waiting
+// (ns-2.35's getRouteForPacket): a new round when the backoff allows,
+// opened by a non-propagating request; the round's flood once that
+// request went unanswered NonpropTimeout. For another node's packet
+// (foreign: waiting to be salvaged) there is no flood, and the round
+// after SalvageRequests rounds gives it up: seek reports it is to be
+// dropped.
+func (d *dsr) seek(dst network.NodeID, foreign bool) (giveUp bool) {
 	st := d.disc[dst]
 	if st == nil {
 		st = &discovery{lastReq: -(d.p.RequestPeriod + sim.Second)}
@@ -35,6 +38,9 @@ func (d *dsr) seek(dst network.NodeID) {
 		}
 		st.outstanding = min(st.outstanding+1, 15)
 		st.lastReq = now
+		if foreign && st.outstanding > d.p.SalvageRequests {
+			return true
+		}
 		if d.p.RingZero {
 			st.flooded, st.lastArp = false, now
 			d.request(dst, 0)
@@ -42,10 +48,11 @@ func (d *dsr) seek(dst network.NodeID) {
 			st.flooded = true
 			d.request(dst, d.p.MaxRouteLen)
 		}
-	case !st.flooded && now-st.lastArp > d.p.NonpropTimeout:
+	case !st.flooded && !foreign && now-st.lastArp > d.p.NonpropTimeout:
 		st.flooded = true
 		d.request(dst, d.p.MaxRouteLen)
 	}
+	return false
 }
 
 // request broadcasts a route request for target, spreading maxProp hops
@@ -168,9 +175,16 @@ func (d *dsr) armCheck() {
 // advances the discoveries of the others.
 func (d *dsr) checkBuffer() {
 	d.release()
+	kept := d.buf.items[:0]
 	for _, w := range d.buf.items {
-		d.seek(w.p.Dst)
+		if d.seek(w.p.Dst, w.p.Src != d.nd.ID) {
+			d.net.Drop(w.p, network.SalvageFailed, nil)
+			continue
+		}
+		kept = append(kept, w)
 	}
+	clear(d.buf.items[len(kept):])
+	d.buf.items = kept
 	if len(d.buf.items) > 0 {
 		d.armCheck()
 	}

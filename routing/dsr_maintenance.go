@@ -40,8 +40,9 @@ func (d *dsr) LinkFailed(p *network.Packet, to *network.Node) bool {
 
 // salvage sends on a packet whose next hop failed: this node's own
 // packet (its route starts here) by another route or after a new
-// discovery; another's by a cached route, at most MaxSalvage times; a
-// control packet is lost.
+// discovery; another's by a cached route, at most MaxSalvage times, or,
+// with SalvageRequests, after asking the neighbours; a control packet is
+// lost.
 func (d *dsr) salvage(p *network.Packet) {
 	me := d.nd.ID
 	r := d.paths.route(p)
@@ -57,13 +58,18 @@ func (d *dsr) salvage(p *network.Packet) {
 	case !d.p.Salvage || salvaged(p) >= d.p.MaxSalvage:
 		d.net.Drop(p, network.SalvageFailed, nil)
 	default:
-		nr := d.findRoute(p.Dst)
-		if nr == nil {
+		if nr := d.findRoute(p.Dst); nr != nil {
+			d.attach(p, nr, salvaged(p)+1)
+			d.radio.Send(p, d.net.Nodes[nr[1]])
+			return
+		}
+		if d.p.SalvageRequests == 0 {
 			d.net.Drop(p, network.SalvageFailed, nil)
 			return
 		}
-		d.attach(p, nr, salvaged(p)+1)
-		d.radio.Send(p, d.net.Nodes[nr[1]])
+		p.Size -= srHeader(len(r))
+		p.SR = int32(salvaged(p)) << srHandleBits
+		d.originate(p)
 	}
 }
 
@@ -74,38 +80,5 @@ func (d *dsr) recvError(e *linkError) {
 	d.cut(e.from, e.to)
 	if e.tell == d.nd.ID {
 		d.err, d.errAt = e, d.now()
-	}
-}
-
-// Overheard implements network.Overhearer: a frame between two other
-// nodes (ns-2.35's tap, which sees every data frame the MAC decodes). Its
-// source route goes into the secondary cache: from this node on if the
-// node is on it, else as this node, the transmitter and the rest of the
-// route (cache_use_overheard_routes: the transmitter is a neighbour).
-// The node's own packets teach nothing; a route just tapped is not tapped
-// again.
-func (d *dsr) Overheard(p *network.Packet, from *network.Node) {
-	if !d.p.Tap {
-		return
-	}
-	r := d.paths.route(p)
-	me := d.nd.ID
-	if len(r) < 2 || r[0] == me {
-		return
-	}
-	h := p.SR & srHandleMask
-	if slices.Contains(d.tapped[:], h) {
-		return
-	}
-	d.tapped[d.tapAt] = h
-	d.tapAt = (d.tapAt + 1) % len(d.tapped)
-	if i := slices.Index(r, me); i >= 0 {
-		if i+1 < len(r) {
-			d.cache[1].add(r[i:])
-		}
-		return
-	}
-	if j := slices.Index(r, from.ID); j >= 0 && j+1 < len(r) {
-		d.cache[1].add(append([]network.NodeID{me}, r[j:]...))
 	}
 }

@@ -83,7 +83,9 @@ func TestDSRAnswersARequestFromItsCache(t *testing.T) {
 	// the joined route a-b-c-d (RFC 4728 §8.2.3); no flood follows. (With
 	// the tap a would have learnt the route from b's packets:
 	// TestDSRLearnsOverheardRoutes.)
-	l := dsrLine(t, 4, quietDSR())
+	p := quietDSR()
+	p.Tap = false
+	l := dsrLine(t, 4, p)
 	l.send(0, 1, 3)
 	l.send(sim.Second, 0, 3)
 	l.net.Run(2 * sim.Second)
@@ -131,17 +133,50 @@ func TestDSRLearnsOverheardRoutes(t *testing.T) {
 	}
 }
 
+func TestDSRShortensARouteItOverhears(t *testing.T) {
+	// a, b, c, d at 0, 100, 200 and 400 m: c hears a. a holds the route
+	// a-b-c-d. With the tap, c overhears a's frame to b, sees itself
+	// further on the route, and tells a by a gratuitous reply the route
+	// without b, a-c-d, sent back the way the packet came (c-a; RFC 4728
+	// §8.4). a's next packet takes it. Without the tap nothing changes.
+	for _, tap := range []bool{true, false} {
+		p := quietDSR()
+		p.Tap = tap
+		l := dsrLine(t, 4, p, 0, 100, 200, 400)
+		l.dsr(0).cache[0].add(l.ids("abcd"))
+		l.send(0, 0, 3)
+		l.send(sim.Second, 0, 3)
+		l.net.Run(2 * sim.Second)
+		var replies []string
+		for _, f := range l.frames {
+			if f.kind == "rrep" {
+				replies = append(replies, f.from+"→"+f.to)
+			}
+		}
+		route := l.dsr(0).findRoute(l.nodes[3].ID)
+		switch {
+		case tap && (!slices.Equal(replies, []string{"c→a"}) || !slices.Equal(route, l.ids("acd"))):
+			t.Errorf("tap: replies %v, a's route %v; want one reply c→a and a-c-d", replies, route)
+		case !tap && (len(replies) != 0 || !slices.Equal(route, l.ids("abcd"))):
+			t.Errorf("no tap: replies %v, a's route %v; want none and a-b-c-d", replies, route)
+		}
+		if l.sink.Packets != 2 {
+			t.Errorf("tap %v: delivered %d, want 2", tap, l.sink.Packets)
+		}
+	}
+}
+
 func TestDSRReportsABrokenLinkToTheSourceAndForgetsIt(t *testing.T) {
 	// a-b-c, c deaf from 1 s: b's MAC gives up on a packet for c; b drops
 	// the link from its caches, sends a route error back to a, and, with
-	// no other route to c, cannot salvage the packet. a drops the link
-	// too, and its next packets for c wait for a discovery.
-	l := dsrLine(t, 3, quietDSR())
-	l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{sim.Second}
-	for i := range 15 {
-		l.send(sim.Time(i)*100*sim.Millisecond, 0, 2)
-	}
-	l.net.Run(1500 * sim.Millisecond)
+	// no other route to c and no requests for others' packets
+	// (salvage_requests: 0, RFC 4728 §8.3.6), cannot salvage the packet.
+	// a drops the link too, and its next packets for c wait for a
+	// discovery.
+	p := quietDSR()
+	p.SalvageRequests = 0
+	l := dsrLine(t, 3, p)
+	l.lastGoesDeaf()
 	var errs []sent
 	for _, f := range l.frames {
 		if f.kind == "rerr" {
@@ -161,6 +196,45 @@ func TestDSRReportsABrokenLinkToTheSourceAndForgetsIt(t *testing.T) {
 	}
 	if len(l.dsr(0).buf.items) == 0 {
 		t.Error("a's later packets for c do not wait for a route")
+	}
+}
+
+func TestDSRSalvagerAsksItsNeighboursThenGivesUp(t *testing.T) {
+	// As above with ns-2.35's salvage_requests 1: b keeps a's packet in its
+	// send buffer and, at its next look at the buffer, asks its
+	// neighbours (a non-propagating request; never a flood for another's
+	// packet). Nobody answers (a's route died with the error), and when
+	// the next round would start, 2 s on (the backoff's 0.5 s × 4), b
+	// gives the packet up as a salvage failure.
+	l := dsrLine(t, 3, quietDSR())
+	l.lastGoesDeaf()
+	if n := l.net.Drops[network.SalvageFailed]; n != 0 {
+		t.Fatalf("%d salvage failures before b asked around", n)
+	}
+	var asked []sent
+	for _, f := range l.frames {
+		if f.from == "b" && f.kind == "rreq" && f.hops == 1 {
+			asked = append(asked, f)
+		}
+	}
+	if len(asked) != 1 || asked[0].ttl != 0 {
+		t.Fatalf("b's own requests: %v, want one non-propagating", asked)
+	}
+	if len(l.dsr(1).buf.items) != 1 {
+		t.Fatalf("b's send buffer holds %d packets, want a's one", len(l.dsr(1).buf.items))
+	}
+	l.net.Run(asked[0].at + 2*sim.Second - sim.Millisecond)
+	if n := l.net.Drops[network.SalvageFailed]; n != 0 {
+		t.Fatalf("given up %v after asking, before the next round", l.net.Now()-asked[0].at)
+	}
+	l.net.Run(asked[0].at + 2*sim.Second + 61*sim.Millisecond)
+	if n := l.net.Drops[network.SalvageFailed]; n != 1 || len(l.dsr(1).buf.items) != 0 {
+		t.Errorf("salvage failures %d, b's buffer %d; want the packet given up at the next round", n, len(l.dsr(1).buf.items))
+	}
+	for _, f := range l.frames {
+		if f.from == "b" && f.kind == "rreq" && f.hops == 1 && f.ttl != 0 {
+			t.Errorf("b flooded a request for a's packet: %v", f)
+		}
 	}
 }
 

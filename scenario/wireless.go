@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,20 +38,24 @@ func (m *Metres) UnmarshalText(b []byte) error {
 // get positions (line: for a chain, nodes: for anything else). Defaults
 // are ns-3.37's ad-hoc 802.11b set-up.
 type WirelessSpec struct {
-	Rate         Bandwidth   `yaml:"rate"`          // default 11Mbps
-	BasicRate    Bandwidth   `yaml:"basic_rate"`    // RTS and CTS; default 1Mbps
-	ACKRate      Bandwidth   `yaml:"ack_rate"`      // default: the data rate (ns-3)
-	RTSThreshold *Bytes      `yaml:"rts_threshold"` // frames above it use RTS/CTS; absent: never
-	ShortRetry   int         `yaml:"short_retry"`   // default 7
-	LongRetry    int         `yaml:"long_retry"`    // default 4
-	Queue        QueueSpec   `yaml:"queue"`         // every radio's interface queue; default drop-tail of 500 packets
-	QueueMaxAge  *sim.Time   `yaml:"queue_max_age"` // default 500ms; 0 disables
-	Propagation  string      `yaml:"propagation"`   // range (default), friis, tworay
-	DecodeRange  Metres      `yaml:"decode_range"`  // default 250m
-	SenseRange   Metres      `yaml:"sense_range"`   // default 550m (friis, tworay); range: the decode range
-	Line         *LineSpec   `yaml:"line"`
-	Nodes        []Placed    `yaml:"nodes"`
-	Loss         []RadioLoss `yaml:"loss"`
+	Rate         Bandwidth `yaml:"rate"`          // default 11Mbps
+	BasicRate    Bandwidth `yaml:"basic_rate"`    // RTS and CTS; default 1Mbps
+	ACKRate      Bandwidth `yaml:"ack_rate"`      // default: the data rate (ns-3)
+	RTSThreshold *Bytes    `yaml:"rts_threshold"` // frames above it use RTS/CTS; absent: never
+	ShortRetry   int       `yaml:"short_retry"`   // default 7
+	LongRetry    int       `yaml:"long_retry"`    // default 4
+	Queue        QueueSpec `yaml:"queue"`         // every radio's interface queue; default drop-tail of 500 packets
+	QueueMaxAge  *sim.Time `yaml:"queue_max_age"` // default 500ms; 0 disables
+	// Priority: classes of packets (routing, tcp_acks) that wait in
+	// queues of their own and go first, in this order (ns-2.35's
+	// CMUPriQueue: [routing, tcp_acks]); default none.
+	Priority    []string    `yaml:"priority"`
+	Propagation string      `yaml:"propagation"`  // range (default), friis, tworay
+	DecodeRange Metres      `yaml:"decode_range"` // default 250m
+	SenseRange  Metres      `yaml:"sense_range"`  // default 550m (friis, tworay); range: the decode range
+	Line        *LineSpec   `yaml:"line"`
+	Nodes       []Placed    `yaml:"nodes"`
+	Loss        []RadioLoss `yaml:"loss"`
 	// Mobility moves nodes (mobility.go); Movements reads an ns-2
 	// movement file; MobilityStep bounds how stale a moving
 	// transmitter's view of who hears it may be (default 10ms; 0: none).
@@ -119,6 +124,16 @@ func (w *WirelessSpec) config() (wireless.Config, error) {
 	if w.QueueMaxAge != nil {
 		c.QueueMaxDelay = *w.QueueMaxAge
 	}
+	for _, name := range w.Priority {
+		cl, err := wireless.ParseClass(name)
+		if err != nil {
+			return c, component.Errorf("priority", "%s", err.Error())
+		}
+		if slices.Contains(c.Ahead, cl) {
+			return c, component.Errorf("priority", "%s listed twice", name)
+		}
+		c.Ahead = append(c.Ahead, cl)
+	}
 	if err := c.UseProfile(w.Propagation, float64(w.DecodeRange), float64(w.SenseRange)); err != nil {
 		return c, err
 	}
@@ -159,7 +174,8 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int, dur
 		if ce, ok := err.(*component.FieldError); ok {
 			key = map[string]string{"rate": "rate", "basic_rate": "basic_rate", "ack_rate": "ack_rate",
 				"retry_limit": "short_retry", "queue.limit": "queue", "propagation": "propagation",
-				"sense_range": "sense_range", "rx_threshold": "decode_range", "cs_threshold": "sense_range"}[ce.Field]
+				"sense_range": "sense_range", "rx_threshold": "decode_range", "cs_threshold": "sense_range",
+				"priority": "priority"}[ce.Field]
 			r.at(w.lineOf(key), w.field(key), "%s", ce.Msg)
 		} else {
 			r.at(w.line, key, "%v", err)

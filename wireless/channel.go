@@ -32,6 +32,11 @@ type Config struct {
 	CWMin, CWMax                    int
 	QueueLimit                      int      // packets in the interface queue
 	QueueMaxDelay                   sim.Time // older packets are dropped (0: no limit)
+	// Ahead are classes of packets that wait in queues of their own (each
+	// of QueueLimit packets) and are served before the interface queue,
+	// in this order: ns-2.35's CMUPriQueue, the queue its DSR requires,
+	// is [Routing, TCPAcks]; its PriQueue [Routing]; ns-3's none.
+	Ahead []Class
 
 	Propagation Propagation
 	TxPower     float64 // dBm
@@ -160,6 +165,9 @@ func (c *Channel) Attach(nd *network.Node, x, y float64) *Radio {
 	r := &Radio{ch: c, Node: nd, X: x, Y: y, idx: len(c.radios), rng: c.net.Stream("wifi/" + nd.Name),
 		cw: c.cfg.CWMin, ifs: difs, lastSeq: map[int]uint32{},
 		Queue: network.NewDropTail(c.cfg.QueueLimit, 0)}
+	for _, cl := range c.cfg.Ahead {
+		r.ahead = append(r.ahead, lane{class: cl, q: network.NewDropTail(c.cfg.QueueLimit, 0)})
+	}
 	r.detect.Init(c.net.Sched, r.onDetect)
 	r.txDone.Init(c.net.Sched, r.onTxDone)
 	r.wait.Init(c.net.Sched, r.onTimeout)

@@ -1,6 +1,7 @@
 package wireless
 
 import (
+	"github.com/tcplab/tcplab/internal/ring"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
@@ -32,32 +33,36 @@ type service struct {
 // every neighbour if to is nil (a broadcast: one frame, no ACK, no retry).
 func (r *Radio) Send(p *network.Packet, to *network.Node) {
 	now := r.now()
-	if r.Queue.Len() >= r.ch.cfg.QueueLimit {
-		r.expire(now)
+	q, side := r.Queue, &r.enqAt
+	if len(r.ahead) > 0 {
+		q, side = r.queueOf(p)
 	}
-	if c := r.Queue.Enqueue(p, sim.Time(now)); c != network.NotDropped {
+	if q.Len() >= r.ch.cfg.QueueLimit {
+		r.expire(now, q, side)
+	}
+	if c := q.Enqueue(p, sim.Time(now)); c != network.NotDropped {
 		r.Stats.QueueDrops++
 		r.ch.net.Drop(p, c, nil)
 		return
 	}
-	q := queued{at: now}
+	e := queued{at: now}
 	if to != nil {
-		q.to = r.ch.byNode[to.ID]
+		e.to = r.ch.byNode[to.ID]
 	}
-	r.enqAt.PushBack(q)
-	r.Stats.MaxQueueLen = max(r.Stats.MaxQueueLen, r.Queue.Len())
+	side.PushBack(e)
+	r.Stats.MaxQueueLen = max(r.Stats.MaxQueueLen, r.queuedLen())
 	if r.state == idle {
 		r.next(true)
 	}
 }
 
-// expire drops the packets at the head of the queue that waited longer
-// than the age limit.
-func (r *Radio) expire(now int64) {
+// expire drops the packets at the head of queue q (side: its entries)
+// that waited longer than the age limit.
+func (r *Radio) expire(now int64, q network.Queue, side *ring.Buffer[queued]) {
 	limit := int64(r.ch.cfg.QueueMaxDelay)
-	for limit > 0 && r.enqAt.Len() > 0 && now-r.enqAt.At(0).at > limit {
-		r.enqAt.PopFront()
-		p := r.Queue.Dequeue(sim.Time(now))
+	for limit > 0 && side.Len() > 0 && now-side.At(0).at > limit {
+		side.PopFront()
+		p := q.Dequeue(sim.Time(now))
 		r.Stats.AgeDrops++
 		r.ch.net.Drop(p, network.QueueAge, nil)
 	}
@@ -67,14 +72,21 @@ func (r *Radio) expire(now int64) {
 // packet found the MAC idle.
 func (r *Radio) next(arrival bool) {
 	now := r.now()
-	r.expire(now)
-	if r.Queue.Len() == 0 {
+	r.expire(now, r.Queue, &r.enqAt)
+	for i := range r.ahead {
+		r.expire(now, r.ahead[i].q, &r.ahead[i].enqAt)
+	}
+	q, side := r.Queue, &r.enqAt
+	if len(r.ahead) > 0 {
+		q, side = r.head()
+	}
+	if q.Len() == 0 {
 		r.state = idle
 		return
 	}
-	to := r.enqAt.At(0).to
-	r.enqAt.PopFront()
-	p := r.Queue.Dequeue(sim.Time(now))
+	to := side.At(0).to
+	side.PopFront()
+	p := q.Dequeue(sim.Time(now))
 	r.seq++
 	r.svc = service{pkt: p, to: to, seq: r.seq}
 	r.state = contend
@@ -376,40 +388,48 @@ func (r *Radio) onRelease() {
 	}
 }
 
-// Withdraw takes out of the interface queue every packet waiting for
-// neighbour to, in order, and hands each to fn (a routing protocol
-// salvaging the packets of a link it found broken, as ns-2's DSR does);
-// the others keep their order and their enqueue times. A queue that
-// cannot remove packets (network.Remover) is drained and refilled.
+// Withdraw takes out of the interface queue (and the lanes ahead of it)
+// every packet waiting for neighbour to, in order, and hands each to fn
+// (a routing protocol salvaging the packets of a link it found broken, as
+// ns-2's DSR does); the others keep their order and their enqueue times.
 func (r *Radio) Withdraw(to *network.Node, fn func(p *network.Packet)) {
-	n := r.enqAt.Len()
+	for i := range r.ahead {
+		r.withdraw(r.ahead[i].q, &r.ahead[i].enqAt, to, fn)
+	}
+	r.withdraw(r.Queue, &r.enqAt, to, fn)
+}
+
+// withdraw takes the packets for to out of q (side: its entries). A queue
+// that cannot remove packets (network.Remover) is drained and refilled.
+func (r *Radio) withdraw(q network.Queue, side *ring.Buffer[queued], to *network.Node, fn func(p *network.Packet)) {
+	n := side.Len()
 	gone := make([]bool, n) // by queue position (a broken link is rare)
 	for i := range n {
-		q := r.enqAt.At(i)
-		gone[i] = q.to != nil && q.to.Node == to
+		e := side.At(i)
+		gone[i] = e.to != nil && e.to.Node == to
 	}
 	for i := range n { // the side entries of the kept packets, in order
-		q := *r.enqAt.At(0)
-		r.enqAt.PopFront()
+		e := *side.At(0)
+		side.PopFront()
 		if !gone[i] {
-			r.enqAt.PushBack(q)
+			side.PushBack(e)
 		}
 	}
 	i := 0
 	match := func(*network.Packet) bool { g := gone[i]; i++; return g }
-	if rm, ok := r.Queue.(network.Remover); ok {
+	if rm, ok := q.(network.Remover); ok {
 		rm.Remove(match, fn)
 		return
 	}
 	now := sim.Time(r.now())
 	var out []*network.Packet
 	for range n {
-		p := r.Queue.Dequeue(now)
+		p := q.Dequeue(now)
 		if match(p) {
 			out = append(out, p)
 			continue
 		}
-		if c := r.Queue.Enqueue(p, now); c != network.NotDropped {
+		if c := q.Enqueue(p, now); c != network.NotDropped {
 			r.ch.net.Drop(p, c, nil)
 		}
 	}

@@ -43,6 +43,7 @@ type Radio struct {
 	state    macState
 	svc      service
 	enqAt    ring.Buffer[queued] // the queued packets' enqueue times and next hops, in order
+	ahead    []lane              // the classes served before Queue (Config.Ahead)
 	held     *network.Packet     // a broadcast's packet until its receivers have it
 	maxDelay int64               // the longest propagation delay to a radio that hears this one
 	release  sim.Timer

@@ -1,0 +1,63 @@
+package wireless
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+)
+
+// arrivals records the order packets reach a node in, by Flow.
+type arrivals struct{ flows []int32 }
+
+func (a *arrivals) Intercept(at *network.Node, p *network.Packet, _ *network.Link) bool {
+	a.flows = append(a.flows, p.Flow)
+	at.Net().Free(p)
+	return true
+}
+
+func TestPriorityClassesGoFirst(t *testing.T) {
+	// a sends b six packets back to back; the first goes into service at
+	// once, the rest wait. Behind ns-2.35's CMUPriQueue ([routing,
+	// tcp_acks]) the routing packet leaves first, then the TCP ACKs, then
+	// the data, each class in its own order; without priority, in order.
+	kinds := []network.Proto{network.UDP, network.UDP, network.TCP, network.Control, network.UDP, network.TCP}
+	for _, c := range []struct {
+		ahead []Class
+		want  []int32
+	}{
+		{nil, []int32{0, 1, 2, 3, 4, 5}},
+		{[]Class{Routing, TCPAcks}, []int32{0, 3, 2, 5, 1, 4}},
+		{[]Class{TCPAcks, Routing}, []int32{0, 2, 5, 3, 1, 4}},
+		{[]Class{Routing}, []int32{0, 3, 1, 2, 4, 5}},
+	} {
+		net := network.New(1)
+		cfg := DefaultConfig()
+		cfg.Ahead = c.ahead
+		ch, err := NewChannel(net, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := net.AddNode("a"), net.AddNode("b")
+		ch.Attach(a, 0, 0)
+		ch.Attach(b, 100, 0)
+		if err := ch.Build(); err != nil {
+			t.Fatal(err)
+		}
+		got := &arrivals{}
+		b.Hook = got
+		for i, k := range kinds {
+			p := net.Alloc()
+			p.Proto, p.Src, p.Dst, p.Size, p.Flow = k, a.ID, b.ID, 1000, int32(i)
+			if k == network.TCP {
+				p.Size = 40 // an ACK: no payload
+			}
+			ch.RadioOf(a).Send(p, b)
+		}
+		net.Run(sim.Second)
+		if !slices.Equal(got.flows, c.want) {
+			t.Errorf("ahead %v: b received %v, want %v", c.ahead, got.flows, c.want)
+		}
+	}
+}
