@@ -120,6 +120,14 @@ type RecoveryConfig struct {
 	// through recovery. A variant that sets its own window (BBR) is not
 	// reduced by it, as Linux's cong_control hook is not.
 	PRR bool `yaml:"prr"`
+	// LossByMarks: the losses a rate sample reports (BBR's loss signal)
+	// are the change, either way, of the bytes marked lost over the ACK
+	// (ns-3.37's TcpSocketBase hands TcpRateOps |lost after − lost
+	// before|: a hole counts when marked and again when its
+	// retransmission is SACKed or acknowledged, while the mark comes off).
+	// Otherwise a segment counts once, when retransmitted (Linux's
+	// tcp_rate, the delivery-rate draft). Needs SACK.
+	LossByMarks bool `yaml:"loss_by_marks"`
 }
 
 // AckConfig is the receiver's acknowledgment policy.
@@ -218,7 +226,7 @@ var profiles = map[string]Config{
 		Growth:   GrowthConfig{SsthreshBasis: FlightBasis, SlowStartCarry: true},
 		Recovery: RecoveryConfig{SACK: true, DupThresh: 3, LimitedTransmit: true, Exit: ExitToSsthreshGrow,
 			LossExitNoGrowth: true, PartialAckRestart: RestartFirst, RecoverInclusive: true,
-			PipeKeepsSackedRetx: true, SACKPartialRetransmit: true},
+			PipeKeepsSackedRetx: true, SACKPartialRetransmit: true, LossByMarks: true},
 		Acks: AckConfig{DelAckCount: 2, DelAckTimeout: 200 * sim.Millisecond},
 		TS:   TimestampConfig{Enabled: true, Echo: EchoRFC7323, Tick: sim.Millisecond},
 		Open: HandshakeConfig{Mode: Handshake3Way, SynTimeout: 3 * sim.Second, SynRTTFromFirst: true},

@@ -69,6 +69,11 @@ type rateEstimator struct {
 	have          bool     // the ACK delivered a segment with a snapshot
 	lostReported  int64    // lost as of the last sample
 	priorInFlight int64
+	// marks, if set, reports the bytes marked lost on the scoreboard, and
+	// a sample's losses are its change over the ACK (Recovery.LossByMarks,
+	// ns-3.37); markedBefore is it as the ACK began.
+	marks        func() int64
+	markedBefore int64
 }
 
 // onSend takes the snapshot of a segment about to leave (the draft's
@@ -85,6 +90,9 @@ func (r *rateEstimator) begin(flight int64) {
 	r.rs = RateSample{}
 	r.have = false
 	r.priorInFlight = flight
+	if r.marks != nil {
+		r.markedBefore = r.marks()
+	}
 }
 
 // onDelivered counts a segment of size bytes, last sent at sentAt, as
@@ -153,6 +161,10 @@ func (r *rateEstimator) finish(now, minRTT sim.Time, flight int64) *RateSample {
 	// make go into the next ACK's sample.
 	rs.Losses = r.lost - r.lostReported
 	r.lostReported = r.lost
+	if r.marks != nil {
+		d := r.marks() - r.markedBefore
+		rs.Losses = max(d, -d)
+	}
 	rs.PriorInFlight = r.priorInFlight
 	if !r.have {
 		return rs

@@ -46,6 +46,7 @@ type scoreboard struct {
 	// trimmed from below, so the set is kept as marks arrive.
 	top       []int64
 	dupThresh int
+	sacked    int // SACKed segments on the board
 }
 
 // inPipe reports whether a segment's retransmission counts in rx.
@@ -91,6 +92,7 @@ func (b *scoreboard) markSacked(k int64) bool {
 	}
 	in := b.inPipe(info)
 	info.sacked, info.skip = true, k+1
+	b.sacked++
 	if in && !b.inPipe(info) {
 		b.rx--
 	}
@@ -148,6 +150,36 @@ func (b *scoreboard) at(k int64) *segInfo {
 	return &b.buf[(b.head+int(k-b.base))&(len(b.buf)-1)]
 }
 
+// sackedIn counts the SACKed segments from lo up to hi (exclusive). The
+// topmost SACKed segments answer for the range above the lowest of them;
+// below it the count is the board's less what lies outside, and only the
+// part of the range between the lowest top segment and the rest is walked
+// (empty when hi is RFC 6675's IsLost boundary or above it).
+func (b *scoreboard) sackedIn(lo, hi int64) int {
+	if hi <= lo {
+		return 0
+	}
+	walk := func(from, to int64) (n int) {
+		for k := max(from, b.base); k < to && b.has(k); k++ {
+			if b.at(k).sacked {
+				n++
+			}
+		}
+		return n
+	}
+	above := 0 // SACKed at or above hi
+	if len(b.top) < b.dupThresh || hi >= b.top[len(b.top)-1] {
+		for _, j := range b.top {
+			if j >= hi {
+				above++
+			}
+		}
+	} else {
+		above = len(b.top) + walk(hi, b.top[len(b.top)-1])
+	}
+	return b.sacked - walk(b.base, lo) - above
+}
+
 // has reports whether segment k has an entry.
 func (b *scoreboard) has(k int64) bool { return k >= b.base && k < b.base+int64(b.n) }
 
@@ -156,6 +188,9 @@ func (b *scoreboard) trim(k int64) {
 	for b.n > 0 && b.base < k {
 		if b.inPipe(&b.buf[b.head]) {
 			b.rx--
+		}
+		if b.buf[b.head].sacked {
+			b.sacked--
 		}
 		b.head = (b.head + 1) & (len(b.buf) - 1)
 		b.n--

@@ -105,7 +105,7 @@ type Sender struct {
 	// it (sendHeld).
 	holdSend, sendHeld bool
 	rack               *rack    // RFC 8985 loss detection (rack.go), if on
-	_                  [40]byte // to 1 280 bytes
+	_                  [32]byte // to 1 280 bytes
 }
 
 type senderStats struct {
@@ -143,6 +143,9 @@ func newSender(f *Flow, cc Variant, recovery string) *Sender {
 	}
 	if _, sack := s.rec.(*sackRecovery); sack && c.Recovery.RACK {
 		s.newRACK()
+	}
+	if sr, sack := s.rec.(*sackRecovery); sack && s.rate != nil && c.Recovery.LossByMarks {
+		s.rate.marks = sr.marked
 	}
 	s.est = rtoPolicies[c.Timer.RTO.Policy](c.Timer.RTO, func(name string) *rand.Rand {
 		return f.net.Stream("tcp/" + f.Name + "/" + name)
