@@ -22,10 +22,16 @@ type AODVParams struct {
 	// next hop at once (RFC 3561 §6.11). ns-3.37 does so only when its
 	// ARP cache can name the neighbour: with static ARP entries it never
 	// does, and only hellos find broken links.
-	LinkFeedback       bool     `yaml:"link_feedback"`
-	ActiveRouteTimeout sim.Time `yaml:"active_route_timeout"` // 3s
-	NodeTraversalTime  sim.Time `yaml:"node_traversal_time"`  // 40ms
-	NetDiameter        int      `yaml:"net_diameter"`         // 35
+	LinkFeedback bool `yaml:"link_feedback"`
+	// FeedbackNeighboursOnly: a MAC failure breaks the link only to a
+	// next hop in the neighbour table (ns-3.37: ProcessTxError looks the
+	// neighbour up there, so a source whose next hop it has not heard from
+	// lately keeps sending into the failure); false breaks it whatever the
+	// table says (RFC 3561 §6.11, ns-2.35's rt_ll_failed).
+	FeedbackNeighboursOnly bool     `yaml:"feedback_neighbours_only"`
+	ActiveRouteTimeout     sim.Time `yaml:"active_route_timeout"` // 3s
+	NodeTraversalTime      sim.Time `yaml:"node_traversal_time"`  // 40ms
+	NetDiameter            int      `yaml:"net_diameter"`         // 35
 	// RREQRetries: route requests sent at the network diameter before a
 	// discovery is given up (ns-3.37 sends this many, the RFC one more).
 	RREQRetries   int `yaml:"rreq_retries"`
@@ -40,6 +46,22 @@ type AODVParams struct {
 	// The buffer of packets waiting for a route (ns-3's request queue).
 	QueueLen  int      `yaml:"queue_len"`
 	QueueTime sim.Time `yaml:"queue_time"`
+	// LocalRepair: a node whose next hop failed while forwarding a packet
+	// that has come further than it has left to go (ns-2.35's condition)
+	// buffers it and seeks the destination itself, without a route error
+	// unless the repair fails (RFC 3561 §6.12, a "may"; ns-2.35 repairs,
+	// ns-3.37 does not).
+	LocalRepair bool `yaml:"local_repair"`
+	// RepairTimer: how a local repair ends without a reply. rfc: after
+	// the ring's traversal time, with a route error (RFC 3561 §6.12).
+	// ns2: as ns-2.35, whose repair request starts at TTL_START, is not
+	// sent while an earlier request of the node for that destination is
+	// within its timeout, and whose timer is set to the absolute time of
+	// that timeout taken as a delay (local_rt_repair), so that a repair
+	// whose request or reply was lost holds the destination's packets for
+	// about as long again as the run has lasted, and then ends without a
+	// route error.
+	RepairTimer string `yaml:"repair_timer"`
 	// GratuitousReply: an intermediate node that answers a request also
 	// tells the destination (RFC 3561 §6.6.3; on in ns-3.37).
 	GratuitousReply bool `yaml:"gratuitous_reply"`
@@ -54,7 +76,7 @@ type AODVParams struct {
 // feedback working.
 func DefaultAODV() *AODVParams {
 	return &AODVParams{
-		Hello: true, HelloInterval: sim.Second, AllowedHelloLoss: 2, LinkFeedback: true,
+		Hello: true, HelloInterval: sim.Second, AllowedHelloLoss: 2, LinkFeedback: true, FeedbackNeighboursOnly: true, RepairTimer: "rfc",
 		ActiveRouteTimeout: 3 * sim.Second, NodeTraversalTime: 40 * sim.Millisecond, NetDiameter: 35,
 		RREQRetries: 2, RREQRateLimit: 10, RERRRateLimit: 10,
 		TTLStart: 1, TTLIncrement: 2, TTLThreshold: 7, TimeoutBuffer: 2,
@@ -94,6 +116,9 @@ func (p *AODVParams) Validate() error {
 	}
 	if p.Jitter < 0 {
 		es = append(es, component.Errorf("jitter", "want a time of at least 0, have %v", p.Jitter))
+	}
+	if p.RepairTimer != "rfc" && p.RepairTimer != "ns2" {
+		es = append(es, component.Errorf("repair_timer", "want rfc or ns2, have %q", p.RepairTimer))
 	}
 	return es.Err()
 }
@@ -285,7 +310,7 @@ func (a *aodv) output(p *network.Packet) {
 		return
 	}
 	a.buf.add(p)
-	if rt := a.lookup(p.Dst); rt == nil || rt.state != inSearch {
+	if rt := a.lookup(p.Dst); rt == nil || rt.state != inSearch && rt.state != inRepair {
 		a.request(p.Dst)
 	}
 }
@@ -294,6 +319,10 @@ func (a *aodv) output(p *network.Packet) {
 // an active route refreshes it, and the routes back to the source).
 func (a *aodv) forward(p *network.Packet) {
 	rt := a.valid(p.Dst)
+	if r := a.lookup(p.Dst); rt == nil && r != nil && r.state == inRepair {
+		a.buf.add(p) // it waits for the repair
+		return
+	}
 	if rt == nil {
 		// RFC 3561 §6.11 (ii): data for a destination without an
 		// active route: a route error toward the source, and the packet
@@ -356,10 +385,14 @@ func (a *aodv) Receive(p *network.Packet) {
 }
 
 // LinkFailed implements network.Router: the MAC gave up on a frame to a
-// neighbour. AODV does not salvage: the packet is the MAC's to drop.
-func (a *aodv) LinkFailed(_ *network.Packet, to *network.Node) bool {
-	if a.p.LinkFeedback && to != nil {
-		a.closeNeighbour(to.ID)
+// neighbour. AODV does not salvage: the packet is the MAC's to drop,
+// unless a local repair takes it.
+func (a *aodv) LinkFailed(p *network.Packet, to *network.Node) bool {
+	if a.p.LocalRepair && to != nil && a.repairs(p, to.ID) {
+		return true
+	}
+	if a.p.LinkFeedback && to != nil && !a.closeNeighbour(to.ID) && !a.p.FeedbackNeighboursOnly {
+		a.linkBroken(to.ID)
 	}
 	return false
 }

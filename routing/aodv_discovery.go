@@ -83,6 +83,10 @@ func (a *aodv) retryExpired(dst network.NodeID) {
 		return
 	}
 	rt := a.lookup(dst)
+	if rt != nil && rt.state == inRepair {
+		a.repairFailed(rt)
+		return
+	}
 	if rt != nil && rt.state == inSearch && rt.rreqCnt < a.p.RREQRetries {
 		a.request(dst)
 		return
@@ -225,7 +229,7 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 		toDst = &route{}
 		a.adopt(toDst, &fresh)
 		a.table.set(toDst)
-	case m.orig == a.nd.ID && toDst.state == inSearch:
+	case m.orig == a.nd.ID && (toDst.state == inSearch || toDst.state == inRepair):
 		a.adopt(toDst, &fresh)
 		toDst.retry.Cancel()
 	case !toDst.validSeq, int32(m.dstSeq-toDst.seq) > 0,

@@ -8,13 +8,14 @@ import (
 )
 
 // routeState is a routing table entry's flag (ns-3.37's VALID, INVALID,
-// IN_SEARCH).
+// IN_SEARCH; ns-2.35's RTF_IN_REPAIR).
 type routeState uint8
 
 const (
 	valid routeState = iota
 	invalid
 	inSearch
+	inRepair // a local repair is under way (aodv_repair.go)
 )
 
 // route is a routing table entry (RFC 3561 §2): toward dst by next.
@@ -28,6 +29,7 @@ type route struct {
 	expires    sim.Time
 	precursors []network.NodeID
 	rreqCnt    int        // requests sent at the network diameter
+	reqUntil   sim.Time   // a local repair's request is within its timeout until then (repair_timer ns2)
 	retry      *sim.Timer // the discovery's retry timer, once one ran
 }
 
@@ -178,14 +180,15 @@ func (a *aodv) heard(nb network.NodeID, d sim.Time) {
 
 // closeNeighbour is the MAC's news that the link to nb broke: it is
 // handled at once if nb is a known neighbour (ns-3.37's ProcessTxError).
-func (a *aodv) closeNeighbour(nb network.NodeID) {
+func (a *aodv) closeNeighbour(nb network.NodeID) bool {
 	for i := range a.nbrs {
 		if a.nbrs[i].id == nb {
 			a.nbrs[i].closed = true
 			a.purgeNeighbours()
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // purgeNeighbours drops the neighbours that expired or broke, each a

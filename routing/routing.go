@@ -62,6 +62,8 @@ type Stats struct {
 	// LinkBreaks are next hops declared broken (by the MAC's retry
 	// limit or lost hellos).
 	LinkBreaks int64 `json:"link_breaks"`
+	// LocalRepairs are AODV's local repairs begun (RFC 3561 §6.12).
+	LocalRepairs int64 `json:"local_repairs,omitempty"`
 
 	sent [NumKinds]Counter
 }

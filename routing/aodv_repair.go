@@ -1,0 +1,96 @@
+package routing
+
+import (
+	"github.com/tcplab/tcplab/network"
+	"github.com/tcplab/tcplab/sim"
+)
+
+// localAddTTL is RFC 3561 §10's LOCAL_ADD_TTL.
+const localAddTTL = 2
+
+// repairs decides whether the failure of p toward nb starts, or joins, a
+// local repair (RFC 3561 §6.12) and if so takes p into the buffer. A data
+// packet forwarded for another node is repaired when it has come further
+// than it has left to go (ns-2.35's rt_ll_failed: its hops so far, here
+// the hop count of the route back to its source, above the route's to
+// its destination); a route already in repair takes every packet.
+func (a *aodv) repairs(p *network.Packet, nb network.NodeID) bool {
+	if p.Proto == network.Control || p.Dst == network.Broadcast || p.Src == a.nd.ID {
+		return false
+	}
+	rt := a.lookup(p.Dst)
+	if rt != nil && rt.state == inRepair {
+		a.buf.add(p)
+		return true
+	}
+	if rt == nil || rt.state != valid || rt.next != nb {
+		return false
+	}
+	came := 0
+	if back := a.lookup(p.Src); back != nil {
+		came = back.hops
+	}
+	if came <= rt.hops {
+		return false
+	}
+	a.buf.add(p)
+	a.repair(rt, came)
+	return true
+}
+
+// repair seeks rt's destination again from here (RFC 3561 §6.12): its
+// sequence number one higher, a request of TTL max(MIN_REPAIR_TTL, half
+// the hops to the source) + LOCAL_ADD_TTL, MIN_REPAIR_TTL being the last
+// hop count to the destination, and one ring's traversal time for the
+// reply; the packets for the destination wait meanwhile. RepairTimer ns2
+// is ns-2.35's version (AODVParams).
+func (a *aodv) repair(rt *route, toSource int) {
+	a.stats.LocalRepairs++
+	rt.seq++
+	ttl := min(max(rt.hops, toSource/2)+localAddTTL, a.p.NetDiameter)
+	ns2 := a.p.RepairTimer == "ns2"
+	if ns2 {
+		ttl = a.p.TTLStart
+	}
+	rt.state, rt.hops = inRepair, ttl
+	if rt.retry == nil {
+		dst := rt.dst
+		rt.retry = sim.NewTimer(a.net.Sched, func() { a.retryExpired(dst) })
+	}
+	if ns2 {
+		send := a.now() >= rt.reqUntil
+		timeout := a.now() + 2*sim.Time(ttl)*a.p.NodeTraversalTime
+		if send {
+			rt.reqUntil = timeout
+		}
+		rt.retry.Arm(a.now() + rt.reqUntil) // an absolute time taken as a delay
+		rt.expires = max(rt.expires, rt.retry.Deadline())
+		if !send {
+			return
+		}
+	} else {
+		a.scheduleRetry(rt)
+		rt.expires = max(rt.expires, a.now()+a.p.pathDiscoveryTime())
+	}
+	a.rateWindow()
+	a.rreqCount++
+	a.seq++
+	a.rreqID++
+	m := &aodvMsg{kind: RREQ, dst: rt.dst, orig: a.nd.ID, dstSeq: rt.seq, gratuitous: a.p.GratuitousReply,
+		destOnly: a.p.DestinationOnly, origSeq: a.seq, id: a.rreqID, ttl: ttl}
+	a.seen[rreqKey{a.nd.ID, m.id}] = a.now() + a.p.pathDiscoveryTime()
+	a.lastBcast = a.now()
+	a.transmit(m, rreqBytes, nil, a.jitter())
+}
+
+// repairFailed: no reply came in time. The route breaks as a link break
+// would break it (RFC 3561 §6.12: a route error for the destination to
+// its precursors) and the packets that waited are lost; ns-2.35 sends no
+// route error.
+func (a *aodv) repairFailed(rt *route) {
+	if a.p.RepairTimer != "ns2" {
+		a.sendError([]unreachableDst{{rt.dst, rt.seq}}, rt.precursors)
+	}
+	rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()
+	a.buf.drop(rt.dst, network.BrokenLink)
+}
