@@ -450,3 +450,39 @@ func TestLocalRepairFindsAWayAroundABreakNearTheDestination(t *testing.T) {
 		}
 	}
 }
+
+func TestAFailedLocalRepairEndsInARouteError(t *testing.T) {
+	// As above without f: nobody reaches e once it leaves d's range. d's
+	// repair (TTL 3) gets no reply; after the ring's traversal time,
+	// 2·NODE_TRAVERSAL_TIME·(3 + TIMEOUT_BUFFER) = 400 ms, d breaks the
+	// route with a route error to its precursor c (RFC 3561 §6.12), and the
+	// packets that waited are lost as broken-link drops. (The request went
+	// on the air after the MAC's access delay, under 1 ms.)
+	p := quiet()
+	p.LocalRepair = true
+	pos := [][2]float64{{0, 0}, {200, 0}, {400, 0}, {600, 0}, {800, 0}}
+	l := newField(t, pos, func(nd *network.Node, st *Stats) network.Router { return newAODV(p, nd, st) })
+	l.ch.SetMobility(l.ch.RadioOf(l.nodes[4]), (&wireless.ConstantVelocity{VY: 50}).NewMobility(800, 0, true, nil), 0)
+	for i := range 80 {
+		l.send(sim.Time(i)*50*sim.Millisecond, 0, 4)
+	}
+	l.net.Run(4 * sim.Second)
+	var repairAt, rerrAt sim.Time
+	for _, f := range l.since(2 * sim.Second) {
+		switch {
+		case f.kind == "rreq" && f.from == "d" && repairAt == 0:
+			repairAt = f.at
+		case f.kind == "rerr" && f.from == "d" && rerrAt == 0:
+			rerrAt = f.at
+		}
+	}
+	if l.stats.LocalRepairs != 1 || repairAt == 0 {
+		t.Fatalf("%d local repairs (request at %v), want 1", l.stats.LocalRepairs, repairAt)
+	}
+	if gap := rerrAt - repairAt; gap < 399*sim.Millisecond || gap > 401*sim.Millisecond { // the request waited for the medium
+		t.Errorf("d's route error %v after its repair request, want 400 ms", gap)
+	}
+	if l.net.Drops[network.BrokenLink] == 0 {
+		t.Error("the packets that waited for the repair were not dropped")
+	}
+}
