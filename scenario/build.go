@@ -68,7 +68,7 @@ func (s *Scenario) Build() (*Run, error) {
 		for _, rd := range ch.Radios() {
 			radios = append(radios, rd.Node)
 		}
-		run.routing = buildRouting(s.Routing, radios)
+		run.routing = buildRouting(s, radios)
 	}
 	net.ComputeRoutes()
 

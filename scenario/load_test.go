@@ -111,6 +111,28 @@ routing:
 			`x.yaml:7: routing.ttl_threshold: 40 is beyond the network diameter 35`,
 			`x.yaml:8: routing.helo: unknown field (did you mean "hello"?)`,
 		}},
+		{"a node's own routing that cannot apply", `duration: 10s
+nodes:
+  - {name: "n{i}", count: 2}
+  - {name: n3, routing: aodv}
+  - {name: wired, routing: {protocol: dsr, send_buffer: 10}}
+  - {name: n4, routing: {protocol: dsr, send_buffer: 0}}
+wireless: {line: {nodes: "n{i}", count: 4, spacing: 200m}}
+links: [{from: n1, to: wired, bandwidth: 1Mbps, delay: 1ms}]
+routing: dsr
+`, []string{
+			`x.yaml:4: nodes[n3].routing.protocol: node n3 runs aodv but the scenario routes by dsr, and on-demand protocols do not interoperate: give the node dsr's settings`,
+			`x.yaml:5: nodes[wired].routing: node wired has no radio: routing settings apply to the wireless channel's nodes`,
+			`x.yaml:6: nodes[n4].routing.send_buffer: want 1 to 1048576, have 0`,
+		}},
+		{"a node's own routing under static routes", `duration: 10s
+nodes:
+  - {name: "n{i}", count: 2, routing: {protocol: dsr}}
+wireless: {line: {nodes: "n{i}", count: 2, spacing: 200m}}
+`, []string{
+			`x.yaml:3: nodes[n1].routing: node n1 has its own routing settings but the scenario routes by static routes: set the scenario's routing to the protocol`,
+			`x.yaml:3: nodes[n2].routing: node n2 has its own routing settings but the scenario routes by static routes: set the scenario's routing to the protocol`,
+		}},
 		{"bad mobility", `duration: 10s
 nodes: [{name: "n{i}", count: 3}, far]
 wireless:

@@ -63,3 +63,38 @@ func TestTwoHundredMobileNodesWithAODV(t *testing.T) {
 		secs, time.Since(t0).Round(time.Millisecond), res.Events, float64(delivered)/1e6, res.Routing.Discoveries, res.Routing.LinkBreaks,
 		float64(m.HeapAlloc)/1e6, float64(m.Sys)/1e6)
 }
+
+// A node's own routing settings apply to it alone: on a three-node line
+// without hellos, one node with hello: true sends them (one a second,
+// RFC 3561 §6.9), and the others send none.
+func TestANodesOwnRoutingSettingsApplyToItAlone(t *testing.T) {
+	for _, c := range []struct {
+		own  string
+		want int64
+	}{
+		{"", 0},
+		{", routing: {protocol: aodv, hello: true}", 10},
+	} {
+		yaml := fmt.Sprintf(`name: own
+duration: 10s
+nodes: [n1, {name: n2%s}, n3]
+wireless: {line: {nodes: "n{i}", count: 3, spacing: 200m}}
+routing: {protocol: aodv, hello: false}
+`, c.own)
+		sc, err := Parse("own.yaml", []byte(yaml), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sc.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hellos int64
+		if h := res.Routing.Sent["hello"]; h != nil {
+			hellos = h.Packets
+		}
+		if hellos < c.want-1 || hellos > c.want {
+			t.Errorf("n2 with %q: %d hellos in 10 s, want %d", c.own, hellos, c.want)
+		}
+	}
+}

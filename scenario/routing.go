@@ -49,14 +49,55 @@ func (s *RoutingSpec) check(r *reporter, w *WirelessSpec) {
 	}
 }
 
-// buildRouting gives every radio's node an instance of the protocol.
-func buildRouting(s *RoutingSpec, radios []*network.Node) *routing.Stats {
-	if s == nil || !s.Params.OnDemand() {
+// checkNodeRouting reports a node's own routing settings that cannot
+// apply: on a node without a radio, with no on-demand protocol in the
+// scenario, or naming another protocol than the scenario's.
+func (s *Scenario) checkNodeRouting(r *reporter) {
+	radio := map[string]bool{}
+	if s.Wireless != nil {
+		for _, p := range s.Wireless.positions() {
+			radio[p.Node] = true
+		}
+	}
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		rs := n.Routing
+		if rs == nil {
+			continue
+		}
+		rs.check(r, s.Wireless)
+		switch {
+		case !radio[n.Name]:
+			r.at(rs.line, rs.path, "node %s has no radio: routing settings apply to the wireless channel's nodes", n.Name)
+		case s.Routing == nil || s.Routing.Params == nil || !s.Routing.Params.OnDemand():
+			r.at(rs.line, rs.path, "node %s has its own routing settings but the scenario routes by static routes: set the scenario's routing to the protocol", n.Name)
+		case rs.Protocol != s.Routing.Protocol:
+			r.at(rs.lineOf("protocol"), rs.field("protocol"), "node %s runs %s but the scenario routes by %s, and on-demand protocols do not interoperate: give the node %s's settings",
+				n.Name, rs.Protocol, s.Routing.Protocol, s.Routing.Protocol)
+		}
+	}
+}
+
+// buildRouting gives every radio's node an instance of the protocol, with
+// the node's own settings where it has them.
+func buildRouting(s *Scenario, radios []*network.Node) *routing.Stats {
+	rs := s.Routing
+	if rs == nil || !rs.Params.OnDemand() {
 		return nil
 	}
-	st := routing.NewStats(s.Protocol)
+	own := map[string]routing.Params{}
+	for i := range s.Nodes {
+		if n := &s.Nodes[i]; n.Routing != nil {
+			own[n.Name] = n.Routing.Params
+		}
+	}
+	st := routing.NewStats(rs.Protocol)
 	for _, nd := range radios {
-		nd.SetRouter(s.Params.NewRouter(nd, st))
+		p := rs.Params
+		if o, ok := own[nd.Name]; ok {
+			p = o
+		}
+		nd.SetRouter(p.NewRouter(nd, st))
 	}
 	return st
 }

@@ -51,6 +51,11 @@ type NodeSpec struct {
 	// TCP/IP stack sends through the simulated network (tcplab emulate;
 	// scenario/kernel.go).
 	Kernel bool `yaml:"kernel"`
+	// Routing, on a node of the wireless channel, gives it its own
+	// settings of the scenario's routing protocol (a node that answers no
+	// request from its cache, a larger send buffer): the protocol must be
+	// the scenario's, as on-demand protocols do not interoperate.
+	Routing *RoutingSpec `yaml:"routing"`
 	origin
 }
 

@@ -77,6 +77,7 @@ func (s *Scenario) check(r *reporter) {
 	if s.Routing != nil {
 		s.Routing.check(r, s.Wireless)
 	}
+	s.checkNodeRouting(r)
 	comp := components(adj)
 	names := map[string]bool{}
 	for i := range s.Flows {
