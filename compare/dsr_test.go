@@ -81,15 +81,15 @@ func compareRoutingWithNS2(t *testing.T, file, rt, routing string, open map[[3]f
 
 // dsrOpen are the points where tcplab's DSR and ns-2.35's differ by more
 // than 10% in their effect on TCP (10 seeds): one flow without loss over
-// 3, 4, 6 and 10 hops, where tcplab's costs TCP more (ratio 0.45-0.56
-// against ns-2's 0.54-0.66: a segment salvaged late arrives after the
-// source timed out, and the go-back-N sends it again; ns-2 salvages the
-// same way and its ratio does not fall: not explained), and three flows
-// over 6 hops at 3% (+10.5%). ns-2's interface queue is not the cause:
-// with it (wireless.priority: [routing, tcp_acks]) 18 points agree, not 23
-// (docs/routing.md).
+// 3, 4, 6 and 10 hops, where tcplab's costs TCP more (ratio 0.46-0.54
+// against ns-2's 0.54-0.66), and three flows over 8 hops at 3% (+14.3%).
+// The one-flow gap is stalls: discoveries whose first round fails, each
+// followed by the 2 s backoff, are more frequent in tcplab after a route
+// error from a salvaging forwarder (46% against 23%); ns-2's 30 ms
+// spacing of the packets a reply releases closes it but puts three flows
+// over 6 hops 39% off, so it is not the cause alone (docs/routing.md).
 var dsrOpen = map[[3]float64]bool{
-	{3, 1, 0}: true, {4, 1, 0}: true, {6, 1, 0}: true, {10, 1, 0}: true, {6, 3, 0.03}: true,
+	{3, 1, 0}: true, {4, 1, 0}: true, {6, 1, 0}: true, {10, 1, 0}: true, {8, 3, 0.03}: true,
 }
 
 // ns2Chains reads ns-2's chain runs (testdata/ns2-dsr.txt, ns2-aodv.txt):

@@ -34,6 +34,10 @@ type DSRParams struct {
 	// and routes seen in forwarded or received packets.
 	PrimaryCache   int `yaml:"primary_cache"`
 	SecondaryCache int `yaml:"secondary_cache"`
+	// CacheArrived: a packet's destination caches the route it came by,
+	// reversed (RFC 4728 lets a node learn from any source route it
+	// sees; ns-2.35's destination does not, only forwarders and the tap).
+	CacheArrived bool `yaml:"cache_arrived"`
 	// Salvaging (RFC 4728 §8.3.6): a forwarder whose next hop failed
 	// sends the packet on by a cached route of its own, at most
 	// MaxSalvage times a packet.
@@ -276,9 +280,12 @@ func (d *dsr) forward(p *network.Packet) {
 	d.radio.Send(p, d.net.Nodes[r[i+1]])
 }
 
-// Arrived implements network.Router: the destination notes the route
-// back (ns-2.35 snoops source routes).
+// Arrived implements network.Router: with CacheArrived the destination
+// notes the route back.
 func (d *dsr) Arrived(p *network.Packet) {
+	if !d.p.CacheArrived {
+		return
+	}
 	if r := d.paths.route(p); len(r) > 1 && r[len(r)-1] == d.nd.ID {
 		if h := p.SR & srHandleMask; h != d.noted {
 			d.noted = h

@@ -166,6 +166,24 @@ func TestDSRShortensARouteItOverhears(t *testing.T) {
 	}
 }
 
+func TestDSRDestinationLearnsFromDataOnlyWhenAsked(t *testing.T) {
+	// a-b-c, a's route to c cached. c receives a's packet: as ns-2.35's
+	// destination it learns nothing from it; with cache_arrived it caches
+	// the route back, c-b-a.
+	for _, arrived := range []bool{false, true} {
+		p := quietDSR()
+		p.Tap, p.CacheArrived = false, arrived
+		l := dsrLine(t, 3, p)
+		l.dsr(0).cache[0].add(l.ids("abc"))
+		l.send(0, 0, 2)
+		l.net.Run(sim.Second)
+		r := l.dsr(2).findRoute(l.nodes[0].ID)
+		if arrived && !slices.Equal(r, l.ids("cba")) || !arrived && r != nil {
+			t.Errorf("cache_arrived %v: c's route to a %v", arrived, r)
+		}
+	}
+}
+
 func TestDSRReportsABrokenLinkToTheSourceAndForgetsIt(t *testing.T) {
 	// a-b-c, c deaf from 1 s: b's MAC gives up on a packet for c; b drops
 	// the link from its caches, sends a route error back to a, and, with
