@@ -61,3 +61,35 @@ func TestPriorityClassesGoFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestWithdrawTakesPacketsFromThePriorityQueuesToo(t *testing.T) {
+	// With routing packets served first, a's queue holds, behind the one
+	// in service, two data packets and two routing packets for b: a
+	// broken link to b takes back all four, the routing ones (their queue
+	// comes first) before the data, each kind in its order.
+	net := network.New(1)
+	cfg := DefaultConfig()
+	cfg.Ahead = []Class{Routing}
+	ch, err := NewChannel(net, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := net.AddNode("a"), net.AddNode("b")
+	ch.Attach(a, 0, 0)
+	ch.Attach(b, 100, 0)
+	if err := ch.Build(); err != nil {
+		t.Fatal(err)
+	}
+	b.Hook = &arrivals{}
+	kinds := []network.Proto{network.UDP, network.UDP, network.Control, network.UDP, network.Control}
+	for i, k := range kinds {
+		p := net.Alloc()
+		p.Proto, p.Src, p.Dst, p.Size, p.Flow = k, a.ID, b.ID, 1000, int32(i)
+		ch.RadioOf(a).Send(p, b)
+	}
+	var got []int32
+	ch.RadioOf(a).Withdraw(b, func(p *network.Packet) { got = append(got, p.Flow); net.Free(p) })
+	if want := []int32{2, 4, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("withdrew %v, want %v", got, want)
+	}
+}
