@@ -27,14 +27,16 @@ func (s sent) String() string {
 // testLine is AODV on n nodes a..., 200 m apart on an 802.11b channel:
 // each decodes its neighbours only.
 type testLine struct {
-	net     *network.Net
-	ch      *wireless.Channel
-	nodes   []*network.Node
-	rt      []*aodv
-	routers []network.Router
-	stats   *Stats
-	sink    *traffic.UDPSink
-	frames  []sent
+	net      *network.Net
+	ch       *wireless.Channel
+	nodes    []*network.Node
+	rt       []*aodv
+	routers  []network.Router
+	stats    *Stats
+	sink     *traffic.UDPSink
+	frames   []sent
+	data     []sent
+	keepData bool
 }
 
 func newLine(t *testing.T, n int, p *AODVParams, at ...float64) *testLine {
@@ -86,9 +88,17 @@ func newField(t *testing.T, pos [][2]float64, mk func(*network.Node, *Stats) net
 	return l
 }
 
-// Frame implements wireless.FrameTracer: it keeps the control messages.
+// Frame implements wireless.FrameTracer: it keeps the control messages,
+// and with keepData the first transmissions of data packets apart (data;
+// off by default: the allocation tests run the tracer too).
 func (l *testLine) Frame(e *wireless.FrameEvent) {
-	if e.Kind != "data" || e.Packet.Proto != network.Control || e.Retry {
+	if e.Kind != "data" || e.Retry {
+		return
+	}
+	if e.Packet.Proto != network.Control {
+		if l.keepData {
+			l.data = append(l.data, sent{at: sim.Time(e.Start), from: l.nodes[e.From].Name, kind: "data"})
+		}
 		return
 	}
 	to := "*"

@@ -70,8 +70,9 @@ type DSRParams struct {
 	// target's reply.
 	Jitter sim.Time `yaml:"jitter"`
 	// ReleaseSpacing spaces the packets a reply releases from the send
-	// buffer: ns-2.35 sends them 30 ms apart (a work-around it names for
-	// its ARP); 0 sends them together (the RFC).
+	// buffer: ns-2.35 sends them 30 ms apart from the reply on (a
+	// work-around it names for its ARP); 0 sends them together (the
+	// RFC). Packets a look at the buffer finds a route for go at once.
 	ReleaseSpacing sim.Time `yaml:"release_spacing"`
 }
 
@@ -184,7 +185,6 @@ type dsr struct {
 	gratAt int
 	err    *linkError
 	errAt  sim.Time
-	nextAt sim.Time // when the next released packet may go (ReleaseSpacing)
 }
 
 func newDSR(p *DSRParams, nd *network.Node, stats *Stats) *dsr {

@@ -130,12 +130,14 @@ func (d *dsr) acceptReply(route []network.NodeID) {
 	if st := d.disc[route[len(route)-1]]; st != nil {
 		st.outstanding, st.lastReq = 0, 0
 	}
-	d.release()
+	d.release(true)
 }
 
 // release sends every buffered packet that now has a cached route, in
-// order (ReleaseSpacing apart, ns-2.35's way).
-func (d *dsr) release() {
+// order. Those a reply frees (spaced) go ReleaseSpacing apart from now,
+// ns-2.35's way (acceptRouteReply: from no delay, one more spacing per
+// packet); a look at the buffer sends at once, as ns-2's does.
+func (d *dsr) release(spaced bool) {
 	d.buf.purge()
 	kept := d.buf.items[:0]
 	var out []*network.Packet
@@ -148,13 +150,13 @@ func (d *dsr) release() {
 	}
 	clear(d.buf.items[len(kept):])
 	d.buf.items = kept
-	if d.p.ReleaseSpacing == 0 {
+	if !spaced || d.p.ReleaseSpacing == 0 {
 		for _, p := range out {
 			d.originate(p)
 		}
 		return
 	}
-	at := max(d.now(), d.nextAt)
+	at := d.now()
 	for _, p := range out {
 		if at == d.now() {
 			d.originate(p)
@@ -163,7 +165,6 @@ func (d *dsr) release() {
 		}
 		at += d.p.ReleaseSpacing
 	}
-	d.nextAt = at
 }
 
 // armCheck schedules the next look at the send buffer: 1 to 2 periods on.
@@ -174,7 +175,7 @@ func (d *dsr) armCheck() {
 // checkBuffer drops expired packets, sends those with a route, and
 // advances the discoveries of the others.
 func (d *dsr) checkBuffer() {
-	d.release()
+	d.release(false)
 	kept := d.buf.items[:0]
 	for _, w := range d.buf.items {
 		if d.seek(w.p.Dst, w.p.Src != d.nd.ID) {

@@ -184,6 +184,53 @@ func TestDSRDestinationLearnsFromDataOnlyWhenAsked(t *testing.T) {
 	}
 }
 
+func TestDSRSpacesThePacketsAReplyReleases(t *testing.T) {
+	// a-b-c: three packets wait at a for a route to c. With
+	// release_spacing 30 ms (ns-2.35's acceptRouteReply) the reply frees
+	// them 30 ms apart from its arrival; without, together.
+	for _, spacing := range []sim.Time{0, 30 * sim.Millisecond} {
+		p := quietDSR()
+		p.ReleaseSpacing = spacing
+		l := dsrLine(t, 3, p)
+		l.keepData = true
+		for i := range 3 {
+			l.send(sim.Time(i)*sim.Millisecond, 0, 2)
+		}
+		l.net.Run(sim.Second)
+		var reply sim.Time
+		var data []sim.Time
+		for _, f := range l.frames {
+			if f.kind == "rrep" && f.to == "a" {
+				reply = f.at
+			}
+		}
+		for _, f := range l.data {
+			if f.from == "a" {
+				data = append(data, f.at)
+			}
+		}
+		if len(data) != 3 || reply == 0 {
+			t.Fatalf("spacing %v: reply at %v, a's data at %v", spacing, reply, data)
+		}
+		for k, at := range data {
+			want := reply + sim.Time(k)*spacing
+			if spacing == 0 {
+				want = reply
+			}
+			// the reply's own air time and the MAC's access delay; without
+			// spacing the packets also queue behind one another (a frame
+			// takes about 1.5 ms, with its ACK)
+			slack := 3 * sim.Millisecond
+			if spacing == 0 {
+				slack += sim.Time(k) * 4 * sim.Millisecond
+			}
+			if at < want || at > want+slack {
+				t.Errorf("spacing %v: a's packet %d left at %v, want about %v", spacing, k, at, want)
+			}
+		}
+	}
+}
+
 func TestDSRReportsABrokenLinkToTheSourceAndForgetsIt(t *testing.T) {
 	// a-b-c, c deaf from 1 s: b's MAC gives up on a packet for c; b drops
 	// the link from its caches, sends a route error back to a, and, with
