@@ -172,12 +172,21 @@ func (b *BBR) initPacingRate(s *State) {
 	}
 	if b.ns3 {
 		// ns-3.37: the RTT in whole milliseconds, and the bandwidth
-		// filter starts from this nominal rate.
+		// filter starts from this nominal rate once an RTT is known.
+		// Before that it starts from nothing: ns-3 runs Init when the
+		// socket is created, while its window is still 0 (TcpBbr's
+		// InitPacingRate from TcpSocketBase's constructor), so the
+		// guessed rate of the first window never enters the filter, and
+		// Startup paces from the first RTT's rate, not from the guess.
 		if s.SRTT > 0 {
 			rtt = max(s.SRTT/sim.Millisecond*sim.Millisecond, sim.Millisecond)
 		}
 		nominal := s.Cwnd / rtt.Seconds()
-		b.bw.reset(0, nominal)
+		if s.SRTT > 0 {
+			b.bw.reset(0, nominal)
+		} else {
+			b.bw.reset(0, 0)
+		}
 		s.PacingRate = b.pacingGain * nominal
 		return
 	}
