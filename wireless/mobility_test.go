@@ -127,8 +127,14 @@ func TestAMovingRadioIsHeardWhereItIsNow(t *testing.T) {
 // pair is two radios d metres apart on the default channel.
 func pair(t *testing.T, d float64) (*network.Net, *Channel, *network.Node, *network.Node) {
 	t.Helper()
+	return pairWith(t, DefaultConfig(), d)
+}
+
+// pairWith is two radios d metres apart on a channel of configuration cfg.
+func pairWith(t *testing.T, cfg Config, d float64) (*network.Net, *Channel, *network.Node, *network.Node) {
+	t.Helper()
 	net := network.New(1)
-	ch, err := NewChannel(net, DefaultConfig())
+	ch, err := NewChannel(net, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

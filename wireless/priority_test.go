@@ -32,19 +32,9 @@ func TestPriorityClassesGoFirst(t *testing.T) {
 		{[]Class{TCPAcks, Routing}, []int32{0, 2, 5, 3, 1, 4}},
 		{[]Class{Routing}, []int32{0, 3, 1, 2, 4, 5}},
 	} {
-		net := network.New(1)
 		cfg := DefaultConfig()
 		cfg.Ahead = c.ahead
-		ch, err := NewChannel(net, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := net.AddNode("a"), net.AddNode("b")
-		ch.Attach(a, 0, 0)
-		ch.Attach(b, 100, 0)
-		if err := ch.Build(); err != nil {
-			t.Fatal(err)
-		}
+		net, ch, a, b := pairWith(t, cfg, 100)
 		got := &arrivals{}
 		b.Hook = got
 		for i, k := range kinds {
@@ -67,19 +57,9 @@ func TestWithdrawTakesPacketsFromThePriorityQueuesToo(t *testing.T) {
 	// in service, two data packets and two routing packets for b: a
 	// broken link to b takes back all four, the routing ones (their queue
 	// comes first) before the data, each kind in its order.
-	net := network.New(1)
 	cfg := DefaultConfig()
 	cfg.Ahead = []Class{Routing}
-	ch, err := NewChannel(net, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := net.AddNode("a"), net.AddNode("b")
-	ch.Attach(a, 0, 0)
-	ch.Attach(b, 100, 0)
-	if err := ch.Build(); err != nil {
-		t.Fatal(err)
-	}
+	net, ch, a, b := pairWith(t, cfg, 100)
 	b.Hook = &arrivals{}
 	kinds := []network.Proto{network.UDP, network.UDP, network.Control, network.UDP, network.Control}
 	for i, k := range kinds {
