@@ -49,13 +49,20 @@ func (a *aodv) request(dst network.NodeID) {
 		m.unknownSeq = true
 		a.table.set(rt)
 	}
+	a.broadcastRequest(m, ttl)
+	a.scheduleRetry(rt)
+}
+
+// broadcastRequest sends route request m, TTL ttl, under this node's next
+// sequence number and request id, after a jitter; the node will not
+// forward its own request.
+func (a *aodv) broadcastRequest(m *aodvMsg, ttl int) {
 	a.seq++
 	a.rreqID++
 	m.origSeq, m.id, m.ttl = a.seq, a.rreqID, ttl
-	a.seen[rreqKey{a.nd.ID, m.id}] = a.now() + p.pathDiscoveryTime()
+	a.seen[rreqKey{a.nd.ID, m.id}] = a.now() + a.p.pathDiscoveryTime()
 	a.lastBcast = a.now()
 	a.transmit(m, rreqBytes, nil, a.jitter())
-	a.scheduleRetry(rt)
 }
 
 // scheduleRetry arms the discovery's timer: a ring's traversal time
@@ -69,11 +76,16 @@ func (a *aodv) scheduleRetry(rt *route) {
 	} else {
 		wait = a.p.netTraversalTime() << max(0, rt.rreqCnt-1)
 	}
+	a.retryTimer(rt).Arm(a.now() + wait)
+}
+
+// retryTimer is rt's discovery timer, made on first use.
+func (a *aodv) retryTimer(rt *route) *sim.Timer {
 	if rt.retry == nil {
 		dst := rt.dst
 		rt.retry = sim.NewTimer(a.net.Sched, func() { a.retryExpired(dst) })
 	}
-	rt.retry.Arm(a.now() + wait)
+	return rt.retry
 }
 
 // retryExpired: no reply came in time.

@@ -53,17 +53,12 @@ func (a *aodv) repair(rt *route, toSource int) {
 		ttl = a.p.TTLStart
 	}
 	rt.state, rt.hops = inRepair, ttl
-	if rt.retry == nil {
-		dst := rt.dst
-		rt.retry = sim.NewTimer(a.net.Sched, func() { a.retryExpired(dst) })
-	}
 	if ns2 {
 		send := a.now() >= rt.reqUntil
-		timeout := a.now() + 2*sim.Time(ttl)*a.p.NodeTraversalTime
 		if send {
-			rt.reqUntil = timeout
+			rt.reqUntil = a.now() + 2*sim.Time(ttl)*a.p.NodeTraversalTime
 		}
-		rt.retry.Arm(a.now() + rt.reqUntil) // an absolute time taken as a delay
+		a.retryTimer(rt).Arm(a.now() + rt.reqUntil) // an absolute time taken as a delay
 		rt.expires = max(rt.expires, rt.retry.Deadline())
 		if !send {
 			return
@@ -74,13 +69,8 @@ func (a *aodv) repair(rt *route, toSource int) {
 	}
 	a.rateWindow()
 	a.rreqCount++
-	a.seq++
-	a.rreqID++
-	m := &aodvMsg{kind: RREQ, dst: rt.dst, orig: a.nd.ID, dstSeq: rt.seq, gratuitous: a.p.GratuitousReply,
-		destOnly: a.p.DestinationOnly, origSeq: a.seq, id: a.rreqID, ttl: ttl}
-	a.seen[rreqKey{a.nd.ID, m.id}] = a.now() + a.p.pathDiscoveryTime()
-	a.lastBcast = a.now()
-	a.transmit(m, rreqBytes, nil, a.jitter())
+	a.broadcastRequest(&aodvMsg{kind: RREQ, dst: rt.dst, orig: a.nd.ID, dstSeq: rt.seq,
+		gratuitous: a.p.GratuitousReply, destOnly: a.p.DestinationOnly}, ttl)
 }
 
 // repairFailed: no reply came in time. The route breaks as a link break
