@@ -155,3 +155,25 @@ func Required(params any) []string {
 	}
 	return keys
 }
+
+// ParseEnum sets dst to the index of text among names, the YAML names of
+// a small typed enum's values in order; an unknown name is an error that
+// lists them. Enums are resolved when a scenario is loaded, so that the
+// per-packet path compares integers, never strings.
+func ParseEnum[T ~uint8](names []string, dst *T, text []byte) error {
+	for i, n := range names {
+		if n == string(text) {
+			*dst = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of %s", text, strings.Join(names, ", "))
+}
+
+// EnumName is the name of enum value v among names.
+func EnumName[T ~uint8](names []string, v T) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%d", v)
+}

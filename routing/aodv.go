@@ -52,16 +52,9 @@ type AODVParams struct {
 	// unless the repair fails (RFC 3561 §6.12, a "may"; ns-2.35 repairs,
 	// ns-3.37 does not).
 	LocalRepair bool `yaml:"local_repair"`
-	// RepairTimer: how a local repair ends without a reply. rfc: after
-	// the ring's traversal time, with a route error (RFC 3561 §6.12).
-	// ns2: as ns-2.35, whose repair request starts at TTL_START, is not
-	// sent while an earlier request of the node for that destination is
-	// within its timeout, and whose timer is set to the absolute time of
-	// that timeout taken as a delay (local_rt_repair), so that a repair
-	// whose request or reply was lost holds the destination's packets for
-	// about as long again as the run has lasted, and then ends without a
-	// route error.
-	RepairTimer string `yaml:"repair_timer"`
+	// RepairTimer: how a local repair ends without a reply (rfc or ns2;
+	// RepairTimer's constants).
+	RepairTimer RepairTimer `yaml:"repair_timer"`
 	// GratuitousReply: an intermediate node that answers a request also
 	// tells the destination (RFC 3561 §6.6.3; on in ns-3.37).
 	GratuitousReply bool `yaml:"gratuitous_reply"`
@@ -76,7 +69,7 @@ type AODVParams struct {
 // feedback working.
 func DefaultAODV() *AODVParams {
 	return &AODVParams{
-		Hello: true, HelloInterval: sim.Second, AllowedHelloLoss: 2, LinkFeedback: true, FeedbackNeighboursOnly: true, RepairTimer: "rfc",
+		Hello: true, HelloInterval: sim.Second, AllowedHelloLoss: 2, LinkFeedback: true, FeedbackNeighboursOnly: true,
 		ActiveRouteTimeout: 3 * sim.Second, NodeTraversalTime: 40 * sim.Millisecond, NetDiameter: 35,
 		RREQRetries: 2, RREQRateLimit: 10, RERRRateLimit: 10,
 		TTLStart: 1, TTLIncrement: 2, TTLThreshold: 7, TimeoutBuffer: 2,
@@ -116,9 +109,6 @@ func (p *AODVParams) Validate() error {
 	}
 	if p.Jitter < 0 {
 		es = append(es, component.Errorf("jitter", "want a time of at least 0, have %v", p.Jitter))
-	}
-	if p.RepairTimer != "rfc" && p.RepairTimer != "ns2" {
-		es = append(es, component.Errorf("repair_timer", "want rfc or ns2, have %q", p.RepairTimer))
 	}
 	return es.Err()
 }

@@ -1,12 +1,38 @@
 package routing
 
 import (
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
 
 // localAddTTL is RFC 3561 §10's LOCAL_ADD_TTL.
 const localAddTTL = 2
+
+// RepairTimer is how a local repair that gets no reply ends.
+type RepairTimer uint8
+
+const (
+	// RepairRFC: after the ring's traversal time, with a route error
+	// (RFC 3561 §6.12).
+	RepairRFC RepairTimer = iota
+	// RepairNS2: as ns-2.35, whose repair request starts at TTL_START, is
+	// not sent while an earlier request of the node for that destination
+	// is within its timeout, and whose timer is set to the absolute time
+	// of that timeout taken as a delay (local_rt_repair): a repair whose
+	// request or reply was lost holds the destination's packets for about
+	// as long again as the run has lasted, and ends without a route error.
+	RepairNS2
+)
+
+var repairTimerNames = []string{"rfc", "ns2"}
+
+func (v RepairTimer) String() string { return component.EnumName(repairTimerNames, v) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *RepairTimer) UnmarshalText(b []byte) error {
+	return component.ParseEnum(repairTimerNames, v, b)
+}
 
 // repairs decides whether the failure of p toward nb starts, or joins, a
 // local repair (RFC 3561 §6.12) and if so takes p into the buffer. A data
@@ -48,7 +74,7 @@ func (a *aodv) repair(rt *route, toSource int) {
 	a.stats.LocalRepairs++
 	rt.seq++
 	ttl := min(max(rt.hops, toSource/2)+localAddTTL, a.p.NetDiameter)
-	ns2 := a.p.RepairTimer == "ns2"
+	ns2 := a.p.RepairTimer == RepairNS2
 	if ns2 {
 		ttl = a.p.TTLStart
 	}
@@ -78,7 +104,7 @@ func (a *aodv) repair(rt *route, toSource int) {
 // its precursors) and the packets that waited are lost; ns-2.35 sends no
 // route error.
 func (a *aodv) repairFailed(rt *route) {
-	if a.p.RepairTimer != "ns2" {
+	if a.p.RepairTimer != RepairNS2 {
 		a.sendError([]unreachableDst{{rt.dst, rt.seq}}, rt.precursors)
 	}
 	rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()

@@ -1,8 +1,7 @@
 package tcp
 
 import (
-	"fmt"
-	"strings"
+	"github.com/tcplab/tcplab/component"
 )
 
 // The configuration's choices are small typed enums, resolved from their
@@ -90,52 +89,41 @@ const (
 
 var spuriousNames = []string{"none", "frto", "eifel"}
 
-func parseEnum[T ~uint8](names []string, dst *T, text []byte) error {
-	for i, n := range names {
-		if n == string(text) {
-			*dst = T(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("%q is not one of %s", text, strings.Join(names, ", "))
-}
-
-func enumName[T ~uint8](names []string, v T) string {
-	if int(v) < len(names) {
-		return names[v]
-	}
-	return fmt.Sprintf("%d", v)
-}
-
-func (v SsthreshBasis) String() string { return enumName(ssthreshBasisNames, v) }
-func (v RecoveryExit) String() string  { return enumName(recoveryExitNames, v) }
+func (v SsthreshBasis) String() string { return component.EnumName(ssthreshBasisNames, v) }
+func (v RecoveryExit) String() string  { return component.EnumName(recoveryExitNames, v) }
 func (v PartialAckRestart) String() string {
-	return enumName(partialAckRestartNames, v)
+	return component.EnumName(partialAckRestartNames, v)
 }
-func (v TSEcho) String() string      { return enumName(tsEchoNames, v) }
-func (v Handshake) String() string   { return enumName(handshakeNames, v) }
-func (v RTTSampling) String() string { return enumName(rttSamplingNames, v) }
-func (v Spurious) String() string    { return enumName(spuriousNames, v) }
+func (v TSEcho) String() string      { return component.EnumName(tsEchoNames, v) }
+func (v Handshake) String() string   { return component.EnumName(handshakeNames, v) }
+func (v RTTSampling) String() string { return component.EnumName(rttSamplingNames, v) }
+func (v Spurious) String() string    { return component.EnumName(spuriousNames, v) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *SsthreshBasis) UnmarshalText(b []byte) error { return parseEnum(ssthreshBasisNames, v, b) }
+func (v *SsthreshBasis) UnmarshalText(b []byte) error {
+	return component.ParseEnum(ssthreshBasisNames, v, b)
+}
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *RecoveryExit) UnmarshalText(b []byte) error { return parseEnum(recoveryExitNames, v, b) }
+func (v *RecoveryExit) UnmarshalText(b []byte) error {
+	return component.ParseEnum(recoveryExitNames, v, b)
+}
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (v *PartialAckRestart) UnmarshalText(b []byte) error {
-	return parseEnum(partialAckRestartNames, v, b)
+	return component.ParseEnum(partialAckRestartNames, v, b)
 }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *TSEcho) UnmarshalText(b []byte) error { return parseEnum(tsEchoNames, v, b) }
+func (v *TSEcho) UnmarshalText(b []byte) error { return component.ParseEnum(tsEchoNames, v, b) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *Handshake) UnmarshalText(b []byte) error { return parseEnum(handshakeNames, v, b) }
+func (v *Handshake) UnmarshalText(b []byte) error { return component.ParseEnum(handshakeNames, v, b) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *RTTSampling) UnmarshalText(b []byte) error { return parseEnum(rttSamplingNames, v, b) }
+func (v *RTTSampling) UnmarshalText(b []byte) error {
+	return component.ParseEnum(rttSamplingNames, v, b)
+}
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *Spurious) UnmarshalText(b []byte) error { return parseEnum(spuriousNames, v, b) }
+func (v *Spurious) UnmarshalText(b []byte) error { return component.ParseEnum(spuriousNames, v, b) }

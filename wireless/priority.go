@@ -1,8 +1,7 @@
 package wireless
 
 import (
-	"fmt"
-
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/internal/ring"
 	"github.com/tcplab/tcplab/network"
 )
@@ -20,16 +19,12 @@ const (
 
 var classNames = [...]string{"routing", "tcp_acks"}
 
-func (c Class) String() string { return classNames[c] }
+func (c Class) String() string { return component.EnumName(classNames[:], c) }
 
 // ParseClass is the class a scenario names.
 func ParseClass(s string) (Class, error) {
-	for i, n := range classNames {
-		if n == s {
-			return Class(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown packet class %q (want routing or tcp_acks)", s)
+	var c Class
+	return c, component.ParseEnum(classNames[:], &c, []byte(s))
 }
 
 func (c Class) holds(p *network.Packet) bool {
