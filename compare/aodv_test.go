@@ -280,9 +280,13 @@ func TestAODVAsNS2(t *testing.T) {
 // ns-2's local repair with its timer (repair_timer: ns2) made part of the
 // gap (it was +17 to +70% without it); link-layer detection on every
 // failure and dropping the packets queued for a broken neighbour (tried)
-// did not. The rest is not explained; ns-3.37's AODV, without local
-// repair, agrees with tcplab's default AODV there (TestAODVAsNS3). Over 2
-// hops with three flows the ratio is +13.4% and -10.3% (0 and 3% loss).
+// did not. The rest is ns-2.35's repair itself (traced in its runs): it
+// keeps the destination's sequence number, discards the equal-numbered
+// replies of the still-alive next hop, and stalls 10-14 s until that
+// hop's route expires (docs/routing.md); not reproduced yet. ns-3.37's
+// AODV, without local repair, agrees with tcplab's default AODV there
+// (TestAODVAsNS3). Over 2 hops with three flows the ratio is +13.4% and
+// -10.3% (0 and 3% loss).
 var aodvNS2Open = map[[3]float64]bool{
 	{2, 3, 0}: true, {2, 3, 0.03}: true, {6, 1, 0}: true, {6, 3, 0}: true, {6, 3, 0.03}: true,
 	{8, 1, 0}: true, {8, 1, 0.03}: true, {8, 3, 0}: true, {8, 3, 0.03}: true,
