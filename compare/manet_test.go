@@ -92,8 +92,8 @@ func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *sc
 //   - AODV (Agent/AODV behind PriQueue), a second opinion beside ns-3.37's
 //     (TestMANETFieldAsNS3): tcplab's AODV set as ns-2.35's
 //     (ns2AODVRouting: link-layer detection on every MAC failure, local
-//     repair with ns-2's timer). Held as DSR: ns-2 0.796 and 2970
-//     kbit/s, tcplab 0.764 and 2727.
+//     repair as ns-2's). Held as DSR: ns-2 0.796 and 2970 kbit/s,
+//     tcplab 0.784 and 2913.
 //
 // TCPLAB_MANET=1 runs it.
 func TestMANETFieldAsNS2(t *testing.T) {

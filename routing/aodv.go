@@ -55,6 +55,9 @@ type AODVParams struct {
 	// RepairTimer: how a local repair ends without a reply (rfc or ns2;
 	// RepairTimer's constants).
 	RepairTimer RepairTimer `yaml:"repair_timer"`
+	// DestinationSeq: when the destination raises its sequence number to
+	// answer a request (rfc or ns2; DestinationSeq's constants).
+	DestinationSeq DestinationSeq `yaml:"destination_seq"`
 	// GratuitousReply: an intermediate node that answers a request also
 	// tells the destination (RFC 3561 §6.6.3; on in ns-3.37).
 	GratuitousReply bool `yaml:"gratuitous_reply"`

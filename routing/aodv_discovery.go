@@ -96,6 +96,10 @@ func (a *aodv) retryExpired(dst network.NodeID) {
 	}
 	rt := a.lookup(dst)
 	if rt != nil && rt.state == inRepair {
+		if a.p.RepairTimer == RepairNS2 {
+			a.repairTick(rt)
+			return
+		}
 		a.repairFailed(rt)
 		return
 	}
@@ -204,7 +208,11 @@ func (a *aodv) expireSeen() {
 
 // replyAsDestination answers a request for this node (RFC 3561 §6.6.1).
 func (a *aodv) replyAsDestination(m *aodvMsg, back *route) {
-	if !m.unknownSeq && m.dstSeq == a.seq+1 {
+	switch {
+	case a.p.DestinationSeq == DestSeqNS2:
+		a.seq = max(a.seq, m.dstSeq) + 1
+		a.seq += a.seq % 2
+	case !m.unknownSeq && m.dstSeq == a.seq+1:
 		a.seq++
 	}
 	r := &aodvMsg{kind: RREP, dst: a.nd.ID, dstSeq: a.seq, orig: m.orig, lifetime: a.p.myRouteTimeout(), ttl: back.hops}
@@ -241,6 +249,8 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 		toDst = &route{}
 		a.adopt(toDst, &fresh)
 		a.table.set(toDst)
+	case m.orig == a.nd.ID && toDst.state == inRepair && !a.acceptsRepairReply(toDst, m.dstSeq, hops):
+		return
 	case m.orig == a.nd.ID && (toDst.state == inSearch || toDst.state == inRepair):
 		a.adopt(toDst, &fresh)
 		toDst.retry.Cancel()

@@ -27,6 +27,35 @@ const (
 
 var repairTimerNames = []string{"rfc", "ns2"}
 
+// DestinationSeq is when a destination raises its sequence number to
+// answer a request.
+type DestinationSeq uint8
+
+const (
+	// DestSeqRFC: only when the request carries its number plus one (RFC
+	// 3561 §6.6.1; ns-3.37).
+	DestSeqRFC DestinationSeq = iota
+	// DestSeqNS2: before every reply, to the next even number above both
+	// its own and the request's (ns-2.35's recvRequest).
+	DestSeqNS2
+)
+
+var destinationSeqNames = []string{"rfc", "ns2"}
+
+func (v DestinationSeq) String() string { return component.EnumName(destinationSeqNames, v) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *DestinationSeq) UnmarshalText(b []byte) error {
+	return component.ParseEnum(destinationSeqNames, v, b)
+}
+
+// ns-2.35's request timeouts: MAX_RREQ_TIMEOUT, and its route table's
+// purge period, when it asks again for destinations packets wait for.
+const (
+	ns2MaxRequestTimeout = 10 * sim.Second
+	ns2PurgePeriod       = 500 * sim.Millisecond
+)
+
 func (v RepairTimer) String() string { return component.EnumName(repairTimerNames, v) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
@@ -68,31 +97,73 @@ func (a *aodv) repairs(p *network.Packet, nb network.NodeID) bool {
 // sequence number one higher, a request of TTL max(MIN_REPAIR_TTL, half
 // the hops to the source) + LOCAL_ADD_TTL, MIN_REPAIR_TTL being the last
 // hop count to the destination, and one ring's traversal time for the
-// reply; the packets for the destination wait meanwhile. RepairTimer ns2
-// is ns-2.35's version (AODVParams).
+// reply; the packets for the destination wait meanwhile. With
+// RepairTimer ns2 it is ns-2.35's (repairNS2).
 func (a *aodv) repair(rt *route, toSource int) {
 	a.stats.LocalRepairs++
+	if a.p.RepairTimer == RepairNS2 {
+		a.repairNS2(rt)
+		return
+	}
 	rt.seq++
 	ttl := min(max(rt.hops, toSource/2)+localAddTTL, a.p.NetDiameter)
-	ns2 := a.p.RepairTimer == RepairNS2
-	if ns2 {
-		ttl = a.p.TTLStart
-	}
 	rt.state, rt.hops = inRepair, ttl
-	if ns2 {
-		send := a.now() >= rt.reqUntil
-		if send {
-			rt.reqUntil = a.now() + 2*sim.Time(ttl)*a.p.NodeTraversalTime
-		}
-		a.retryTimer(rt).Arm(a.now() + rt.reqUntil) // an absolute time taken as a delay
-		rt.expires = max(rt.expires, rt.retry.Deadline())
-		if !send {
-			return
-		}
-	} else {
-		a.scheduleRetry(rt)
-		rt.expires = max(rt.expires, a.now()+a.p.pathDiscoveryTime())
+	a.scheduleRetry(rt)
+	rt.expires = max(rt.expires, a.now()+a.p.pathDiscoveryTime())
+	a.sendRepairRequest(rt, ttl)
+}
+
+// repairNS2 is ns-2.35's local_rt_repair: the route, hop count and
+// destination sequence number unchanged, is marked in repair and asked
+// for network-wide (its last hop count starts at infinity); a reply no
+// newer and no shorter is discarded (recvReply), so that a next hop still
+// alive answers to no effect; the request goes again every purge period
+// while packets wait (requestNS2); and the repair's own timer is set to an
+// absolute time taken as a delay.
+func (a *aodv) repairNS2(rt *route) {
+	rt.state = inRepair
+	rt.repairEnd = a.now() + a.now() + 2*sim.Time(a.p.NetDiameter)*a.p.NodeTraversalTime
+	a.retryTimer(rt).Arm(a.now() + ns2PurgePeriod)
+	rt.expires = max(rt.expires, rt.repairEnd)
+	a.requestNS2(rt)
+}
+
+// requestNS2 is ns-2.35's sendRequest for a route in repair: nothing while
+// an earlier request is within its timeout; after RREQ_RETRIES requests at
+// the network diameter the waiting packets are lost and the node waits
+// MAX_RREQ_TIMEOUT; else a request, timed out after 2·TTL·NODE_TRAVERSAL_TIME
+// times the requests so far, at most MAX_RREQ_TIMEOUT.
+func (a *aodv) requestNS2(rt *route) {
+	now := a.now()
+	if now < rt.reqUntil {
+		return
 	}
+	rt.rreqCnt++
+	if rt.rreqCnt > a.p.RREQRetries {
+		rt.reqUntil, rt.rreqCnt = now+ns2MaxRequestTimeout, 0
+		a.buf.drop(rt.dst, network.NoRoute)
+		return
+	}
+	ttl := a.p.NetDiameter
+	rt.reqUntil = now + min(2*sim.Time(ttl)*a.p.NodeTraversalTime*sim.Time(rt.rreqCnt), ns2MaxRequestTimeout)
+	a.sendRepairRequest(rt, ttl)
+}
+
+// repairTick is a repair's timer under RepairTimer ns2: the route table's
+// purge asks again while packets wait, until the repair's own timer.
+func (a *aodv) repairTick(rt *route) {
+	if a.now() >= rt.repairEnd {
+		a.repairFailed(rt)
+		return
+	}
+	if a.buf.has(rt.dst) {
+		a.requestNS2(rt)
+	}
+	rt.retry.Arm(a.now() + ns2PurgePeriod)
+}
+
+// sendRepairRequest broadcasts a repair's request, TTL ttl.
+func (a *aodv) sendRepairRequest(rt *route, ttl int) {
 	a.rateWindow()
 	a.rreqCount++
 	a.broadcastRequest(&aodvMsg{kind: RREQ, dst: rt.dst, orig: a.nd.ID, dstSeq: rt.seq,
@@ -109,4 +180,11 @@ func (a *aodv) repairFailed(rt *route) {
 	}
 	rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()
 	a.buf.drop(rt.dst, network.BrokenLink)
+}
+
+// acceptsRepairReply reports whether a reply to this node's own repair
+// request is taken: any (RFC 3561), or under RepairTimer ns2 only a newer
+// one or an equal one with fewer hops (ns-2.35's recvReply).
+func (a *aodv) acceptsRepairReply(rt *route, seq uint32, hops int) bool {
+	return a.p.RepairTimer != RepairNS2 || int32(seq-rt.seq) > 0 || seq == rt.seq && hops < rt.hops
 }

@@ -29,7 +29,8 @@ type route struct {
 	expires    sim.Time
 	precursors []network.NodeID
 	rreqCnt    int        // requests sent at the network diameter
-	reqUntil   sim.Time   // a local repair's request is within its timeout until then (repair_timer ns2)
+	reqUntil   sim.Time   // repair_timer ns2: a repair request is within its timeout until then
+	repairEnd  sim.Time   // repair_timer ns2: when the repair's own timer fires
 	retry      *sim.Timer // the discovery's retry timer, once one ran
 }
 

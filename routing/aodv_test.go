@@ -230,10 +230,15 @@ func TestAnIntermediateNodeRepliesFromItsRouteAndTellsTheDestination(t *testing.
 
 // blackout drops every frame a radio receives from a time on: the node is
 // gone as far as the channel can tell.
-type blackout struct{ from sim.Time }
+// blackout corrupts every frame from a time on, or, with until set,
+// until then; with dataOnly, the routing protocol's frames get through.
+type blackout struct {
+	from, until sim.Time
+	dataOnly    bool
+}
 
-func (b blackout) Drop(_ *network.Packet, now sim.Time) network.DropCause {
-	if now >= b.from {
+func (b blackout) Drop(p *network.Packet, now sim.Time) network.DropCause {
+	if now >= b.from && (b.until == 0 || now < b.until) && !(b.dataOnly && p.Proto == network.Control) {
 		return network.ChannelError
 	}
 	return network.NotDropped
@@ -245,7 +250,7 @@ func (b blackout) Drop(_ *network.Packet, now sim.Time) network.DropCause {
 // after 1 s.
 func (l *testLine) lastGoesDeaf() {
 	last := len(l.nodes) - 1
-	l.ch.RadioOf(l.nodes[last]).PHYLoss = blackout{sim.Second}
+	l.ch.RadioOf(l.nodes[last]).PHYLoss = blackout{from: sim.Second}
 	for i := range 15 {
 		l.send(sim.Time(i)*100*sim.Millisecond, 0, last)
 	}
@@ -318,7 +323,7 @@ func TestHellosKeepNeighboursAndTheirLossBreaksTheLink(t *testing.T) {
 	p := DefaultAODV()
 	p.LinkFeedback = false
 	l := newLine(t, 2, p)
-	l.ch.RadioOf(l.nodes[0]).PHYLoss = blackout{3 * sim.Second}
+	l.ch.RadioOf(l.nodes[0]).PHYLoss = blackout{from: 3 * sim.Second}
 	l.net.Run(8 * sim.Second)
 	hellos := 0
 	for _, f := range l.frames {
@@ -494,5 +499,50 @@ func TestAFailedLocalRepairEndsInARouteError(t *testing.T) {
 	}
 	if l.net.Drops[network.BrokenLink] == 0 {
 		t.Error("the packets that waited for the repair were not dropped")
+	}
+}
+
+func TestNS2sLocalRepairDiscardsTheLiveNextHopsReplies(t *testing.T) {
+	// a-b-c-d-e-f, a sends to f every 50 ms; e hears no data frame from
+	// 2.0 to 2.075 s (its routing frames pass), so d's MAC gives up on one
+	// datagram, three hops from a and two from f: a local repair. RFC 3561 §6.12 raises f's sequence number, so
+	// e cannot answer from its table and f does: the route is back within
+	// a few milliseconds. ns-2.35's repair (repair_timer: ns2) keeps the
+	// number: e, alive, answers with an equal one and no fewer hops, and d
+	// discards it, asking again as its timeouts grow, until e's own route
+	// to f has expired (ACTIVE_ROUTE_TIMEOUT, 3 s, after e last forwarded)
+	// and the request reaches f, whose reply (destination_seq: ns2) is
+	// newer.
+	for _, c := range []struct {
+		timer          RepairTimer
+		minGap, maxGap sim.Time
+	}{
+		{RepairRFC, 0, 100 * sim.Millisecond},
+		{RepairNS2, 3 * sim.Second, 4 * sim.Second},
+	} {
+		p := quiet()
+		p.LocalRepair, p.RepairTimer, p.DestinationSeq = true, c.timer, DestSeqNS2
+		l := newLine(t, 6, p)
+		l.ch.RadioOf(l.nodes[4]).PHYLoss = blackout{from: 2 * sim.Second, until: 2075 * sim.Millisecond, dataOnly: true}
+		for i := range 160 {
+			l.send(sim.Time(i)*50*sim.Millisecond, 0, 5)
+		}
+		var repairAt, backAt sim.Time
+		for l.net.Now() < 8*sim.Second {
+			l.net.Run(l.net.Now() + sim.Millisecond)
+			rt := l.rt[3].table.get(l.nodes[5].ID)
+			switch {
+			case repairAt == 0 && rt != nil && rt.state == inRepair:
+				repairAt = l.net.Now()
+			case repairAt != 0 && backAt == 0 && rt != nil && rt.state == valid:
+				backAt = l.net.Now()
+			}
+		}
+		if l.stats.LocalRepairs != 1 || repairAt == 0 || backAt == 0 {
+			t.Fatalf("%v: %d repairs, in repair at %v, back at %v", c.timer, l.stats.LocalRepairs, repairAt, backAt)
+		}
+		if gap := backAt - repairAt; gap < c.minGap || gap > c.maxGap {
+			t.Errorf("%v: the route was back %v after the repair began, want %v to %v", c.timer, gap, c.minGap, c.maxGap)
+		}
 	}
 }
