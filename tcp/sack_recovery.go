@@ -24,8 +24,7 @@ type sackRecovery struct {
 	// that is not SACKed counts as lost and the repair goes by the pipe
 	// (RFC 6675 §5.1; ns-3.37 marks its sent list lost the same way).
 	afterRTO bool
-	prr      prr   // RFC 6937's state in this recovery, if PRR is on
-	head     int64 // the segment at SND.UNA when recovery began (marked lost, LossByMarks)
+	prr      prr // RFC 6937's state in this recovery, if PRR is on
 }
 
 // prr is Proportional Rate Reduction's state (RFC 6937 §3), in bytes.
@@ -121,7 +120,6 @@ func (r *sackRecovery) enter() {
 		s.restartTimer()
 	}
 	r.highRxt = s.Una
-	r.head = s.seg(s.Una)
 	s.sb.markRx(s.seg(s.Una))
 	r.prr = prr{on: true, recoverFS: max(s.High-s.Una, s.mss), una: s.Una, sacked: r.prr.sacked, out: s.segEnd(s.Una) - s.Una}
 	s.sendSeg(s.Una, true)
@@ -256,10 +254,11 @@ func (r *sackRecovery) scanLostBelow() int64 {
 
 // marked is the bytes ns-3.37 holds marked lost (TcpTxBuffer's lost
 // count, which Recovery.LossByMarks feeds to the rate sample): the
-// segments not SACKed below the IsLost boundary, below recover while
-// repairing after a timeout (ns-3 marks its whole sent list), and in
-// recovery the segment that was first when it began (ns-3 marks the head
-// lost on entering it), each until SACKed or acknowledged.
+// segments not SACKed below the IsLost boundary, and below recover while
+// repairing after a timeout (ns-3 marks its whole sent list), each until
+// SACKed or acknowledged. (ns-3 also marks the head lost on entering
+// recovery; SACK recovery begins with the head below the boundary, so
+// that mark adds nothing here.)
 func (r *sackRecovery) marked() int64 {
 	s := r.s
 	lo := max(s.seg(s.Una), s.sb.base)
@@ -282,9 +281,6 @@ func (r *sackRecovery) marked() int64 {
 				panic(fmt.Sprintf("tcp: %d segments marked lost in [%d, %d), the scan finds %d", n, lo, hi, want))
 			}
 		}
-	}
-	if s.InRecovery && r.head >= max(lo, hi) && s.sb.has(r.head) && !s.sb.at(r.head).sacked {
-		n++
 	}
 	return n * s.mss
 }
