@@ -95,16 +95,26 @@ func TestDecodeDelayIsAtLeastTheOneWayTrip(t *testing.T) {
 // Once warm (the decoder's rows all made, the free lists filled), a coded
 // flow without loss allocates nothing per packet: coded packets are
 // reused, payloads regenerated in place, delivery calls no new closure.
+// The count is process-wide, and on a loaded machine the runtime makes a
+// few objects of its own (6 were seen once in CI): the run is measured in
+// two windows and the quieter one judged; a per-packet allocation would
+// show thousands in both.
 func TestCodedSteadyStateDoesNotAllocate(t *testing.T) {
 	_, l := tandem(t, 0, 1.25, 200, 1)
-	sent := l.Stats.CodedSent
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	l.net.Run(300 * sim.Second)
-	runtime.ReadMemStats(&b)
-	t.Logf("%d allocations, %d coded packets", b.Mallocs-a.Mallocs, l.Stats.CodedSent-sent)
-	if n := l.Stats.CodedSent - sent; n < 5000 || b.Mallocs-a.Mallocs > 5 {
-		t.Errorf("%d allocations while sending %d coded packets", b.Mallocs-a.Mallocs, n)
+	least, packets := uint64(1<<63), uint64(0)
+	for _, until := range []sim.Time{250 * sim.Second, 300 * sim.Second} {
+		sent := l.Stats.CodedSent
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		l.net.Run(until)
+		runtime.ReadMemStats(&b)
+		n := uint64(l.Stats.CodedSent - sent)
+		t.Logf("%d allocations, %d coded packets", b.Mallocs-a.Mallocs, n)
+		least = min(least, b.Mallocs-a.Mallocs)
+		packets += n
+	}
+	if packets < 5000 || least > 2 {
+		t.Errorf("%d allocations in the quieter window while sending %d coded packets", least, packets)
 	}
 }
