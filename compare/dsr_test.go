@@ -24,8 +24,8 @@ import (
 // Held: the ratio within 10% of ns-2's at every point but those listed
 // in dsrOpen, where the gap is measured and printed (README "Routing and
 // mobility"); the control overhead is printed, with the link breaks
-// behind it (tcplab's MAC gives up on more frames than ns-2's: more
-// breaks, each costing a discovery).
+// behind it (more in tcplab under DSR, each costing a discovery, though
+// with static routes both MACs give up on as many frames: docs/routing.md).
 func TestDSRAsNS2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("DSR against ns-2: 280 runs")
