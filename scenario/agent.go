@@ -14,7 +14,8 @@ import (
 
 // AgentSpec puts an agent on a node: Type names one registered in
 // agent.Kinds (alltcp), whose parameters the other keys set, e.g.
-// {type: alltcp, alpha: 0.5, beta: 0.8, predictor: farima}.
+// {type: alltcp, alpha: 0.5, beta: 0.8, predictor: farima}; the bare
+// name (agent: alltcp) is the kind with its defaults.
 type AgentSpec struct {
 	Type   string       `yaml:"type"`
 	Params agent.Params `yaml:"-"`
@@ -23,12 +24,19 @@ type AgentSpec struct {
 }
 
 func (a *AgentSpec) decodeNode(d *decoder, n *yaml.Node, path string) {
+	if kind, ok := decodeByName(d, n, path, &a.origin, agent.Kinds, &a.Params, &a.part); ok {
+		a.Type = kind
+		return
+	}
 	decodePart(d, n, path, reflect.ValueOf(a).Elem(), "type", "", agent.Kinds, &a.Params, &a.part)
 }
 
 // check reports an unknown agent and the settings its kind rejects, at
 // their lines.
 func (a *AgentSpec) check(r *reporter) {
+	if a.path == "" {
+		return // neither a name nor a mapping: the decoder said so, at its line
+	}
 	if names := agent.Kinds.Names(); !a.known && len(names) == 1 {
 		r.at(a.lineOf("type"), a.field("type"), "%q: the only agent is %s", a.Type, names[0])
 		return

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -34,12 +35,32 @@ func TestBadAgentSettingsNameTheirLine(t *testing.T) {
 		{"{type: alltcp, buffer: 1KB}", "nodes[R].agent.buffer: 1000 bytes: want at least two segments"},
 		{"{type: tdlrp}", `nodes[R].agent.type: "tdlrp": the only agent is alltcp`},
 		{"{type: alltcp, gama_max: 2}", "nodes[R].agent.gama_max: unknown field"},
+		{"tdlrp", `a.yaml:3: nodes[R].agent.type: "tdlrp": the only agent is alltcp`},
+		// One error, at its line (a line-less "type" error came with it).
+		{"[alltcp]", "a.yaml:3: nodes[R].agent: want a mapping (key: value), got a list"},
 	}
 	for _, tc := range cases {
 		_, err := Parse("a.yaml", []byte(agentScenario(tc.agent, "H1", "H2")), nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: got %v, want %q", tc.agent, err, tc.want)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "problems") {
+			t.Errorf("%s: got %v, want %q alone", tc.agent, err, tc.want)
 		}
+	}
+}
+
+// TestAgentByItsNameTakesItsDefaults checks the bare-name form (agent:
+// alltcp), as app and routing take it: the kind with its defaults.
+func TestAgentByItsNameTakesItsDefaults(t *testing.T) {
+	byName, err := Parse("a.yaml", []byte(agentScenario("alltcp", "H1", "H2")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped, err := Parse("a.yaml", []byte(agentScenario("{type: alltcp}", "H1", "H2")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := byName.Nodes[1].Agent, mapped.Nodes[1].Agent
+	if a == nil || a.Type != "alltcp" || fmt.Sprint(a.Params) != fmt.Sprint(b.Params) {
+		t.Fatalf("agent: alltcp gave %+v, {type: alltcp} %+v", a, b)
 	}
 }
 
