@@ -12,8 +12,13 @@ package tcp
 // sent after the retransmission, which on a FIFO path means the
 // retransmission was lost. (§4.1's prose and the Fig. 6 example say so;
 // Algorithm 1 prints Timestamp_new >= TSecr, which every duplicate ACK of
-// the older segments satisfies.) Timestamp_new restarts with each
-// retransmission of the head, so later holes of the window are covered too.
+// the older segments satisfies.) Each retransmission in the recovery has a
+// Timestamp_new of its own, and the head's is the one compared: with
+// NewReno's recovery (the paper's) that is Timestamp_new restarting with
+// each retransmission of the head; with SACK, where holes are resent before
+// they become the head, a single Timestamp_new from an earlier
+// retransmission flagged the head's later one lost on the ACKs of segments
+// sent before it.
 //
 // IFR (§4.2): on a detected lost retransmission, retransmit; with a CW mark on
 // the detecting ACK (congestion) cwnd = BW·RTT/size (eq. 7, BW from TCP New
@@ -36,8 +41,12 @@ package tcp
 type TDLRP struct {
 	Reno
 	est    tabe
-	lastCW bool  // the latest ACK echoed a CW mark
-	tsNew  int64 // Timestamp_new (0: no new segment since the head was resent)
+	lastCW bool // the latest ACK echoed a CW mark
+	// marks are the retransmissions of this recovery in the order sent,
+	// each with its Timestamp_new once a new segment followed it; the ones
+	// from unset on have none yet.
+	marks []frlMark
+	unset int
 
 	kept               float64 // cwnd to restore when this recovery ends (0: none)
 	irtor              bool    // in IRTOR's recovery: restore the window at its end
@@ -63,17 +72,35 @@ func (t *TDLRP) CheckConfig(c *Config, bad func(field, format string, a ...any))
 	}
 }
 
-// OnSend keeps Timestamp_new: cleared when the head is retransmitted, set
-// by the first new segment sent in recovery after that.
+// frlMark is a retransmission of segment seq and its Timestamp_new: the
+// TSval of the first new segment sent after it (0: none yet).
+type frlMark struct{ seq, tsNew int64 }
+
+// OnSend notes each retransmission in recovery and gives the ones still
+// without a Timestamp_new the TSval of the first new segment after them.
 func (t *TDLRP) OnSend(s *State, e *SendEvent) {
 	switch {
+	case !s.InRecovery:
+		t.marks, t.unset = t.marks[:0], 0
 	case e.Retx:
-		if e.Seq == s.Una {
-			t.tsNew = 0
+		t.marks = append(t.marks, frlMark{seq: e.Seq})
+	default:
+		for i := t.unset; i < len(t.marks); i++ {
+			t.marks[i].tsNew = e.TSval
 		}
-	case s.InRecovery && t.tsNew == 0:
-		t.tsNew = e.TSval
+		t.unset = len(t.marks)
 	}
+}
+
+// tsNew is Timestamp_new of the head's latest retransmission (0: not
+// resent in this recovery, or no new segment since).
+func (t *TDLRP) tsNew(s *State) int64 {
+	for i := len(t.marks) - 1; i >= 0; i-- {
+		if t.marks[i].seq == s.Una {
+			return t.marks[i].tsNew
+		}
+	}
+	return 0
 }
 
 // OnAck implements Variant.
@@ -92,6 +119,7 @@ func (t *TDLRP) OnDupAck(s *State, a *AckEvent) {
 // OnLoss classifies by the CW mark of the third duplicate ACK.
 func (t *TDLRP) OnLoss(s *State, l *LossEvent) Response {
 	t.kept = 0
+	t.marks, t.unset = t.marks[:0], 0 // a new recovery
 	if l.CW || l.ECN {
 		return t.Reno.OnLoss(s, l)
 	}
@@ -101,7 +129,8 @@ func (t *TDLRP) OnLoss(s *State, l *LossEvent) Response {
 
 // OnDupAckInRecovery is FRL and IFR.
 func (t *TDLRP) OnDupAckInRecovery(s *State, a *AckEvent) Response {
-	if !a.HasTS || t.tsNew == 0 || a.TSecr < t.tsNew {
+	ts := t.tsNew(s)
+	if !a.HasTS || ts == 0 || a.TSecr < ts {
 		return Response{}
 	}
 	if !a.CW {

@@ -517,6 +517,34 @@ func TestTDLRPDetectsLostFastRetransmissionByTimestamp(t *testing.T) {
 	}
 }
 
+// With SACK a hole is resent before it becomes the head: a duplicate ACK
+// echoing a segment sent between the first retransmission and the hole's
+// says nothing of the hole's (it was judged lost on such ACKs when one
+// Timestamp_new served the whole recovery); one echoing a segment sent
+// after the hole's retransmission does.
+func TestTDLRPJudgesEachHoleByItsOwnRetransmission(t *testing.T) {
+	for _, tc := range []struct {
+		tsecr    int64
+		wantRetx bool
+	}{{410, false}, {425, false}, {430, true}} {
+		v := newTestVariant(t, "tdlrp", nil)
+		s := testState(10, 5)
+		s.Cwnd = 20 * tMSS
+		s.InRecovery = true
+		hole := s.Una + 5*tMSS
+		send := v.(SendObserver).OnSend
+		send(s, &SendEvent{Seq: s.Una, TSval: 400, Retx: true, Fast: true})
+		send(s, &SendEvent{Seq: s.High, TSval: 405})
+		send(s, &SendEvent{Seq: hole, TSval: 420, Retx: true})
+		send(s, &SendEvent{Seq: s.High + tMSS, TSval: 430})
+		s.Una = hole // a partial ACK: the resent hole is now the head
+		r := v.OnDupAckInRecovery(s, &AckEvent{Ack: s.Una, Dupacks: 4, HasTS: true, TSecr: tc.tsecr})
+		if r.Retransmit != tc.wantRetx {
+			t.Errorf("TSecr %d: retransmit %v, want %v", tc.tsecr, r.Retransmit, tc.wantRetx)
+		}
+	}
+}
+
 func TestTDLRPTimeoutWithoutCWKeepsWindow(t *testing.T) {
 	for _, tc := range []struct {
 		lastCW   bool
