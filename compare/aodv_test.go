@@ -35,7 +35,7 @@ func TestAODVAsNS3(t *testing.T) {
 	var runs []chain
 	for _, p := range points {
 		for _, rt := range []string{"static", "aodv"} {
-			runs = append(runs, chain{p.hops, p.flows, p.loss, rt, ns3Chain, 0})
+			runs = append(runs, chain{p.hops, p.flows, p.loss, rt, ns3Chain, 0, ""})
 		}
 	}
 	res := measureChains(t, runs, seeds)
@@ -54,8 +54,8 @@ func TestAODVAsNS3(t *testing.T) {
 		var ts, ta, tc, nc, ncs []float64
 		var ng, nsg []float64
 		for s := 1; s <= seeds; s++ {
-			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns3Chain, 0}, s}].kbps)
-			a := res[seeded{chain{p.hops, p.flows, p.loss, "aodv", ns3Chain, 0}, s}]
+			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns3Chain, 0, ""}, s}].kbps)
+			a := res[seeded{chain{p.hops, p.flows, p.loss, "aodv", ns3Chain, 0, ""}, s}]
 			ta = append(ta, a.kbps)
 			tc = append(tc, a.ctl/a.segs)
 			ng = append(ng, na[s-1].kbps)
@@ -146,6 +146,7 @@ type chain struct {
 	routing     string
 	transport   string
 	queue       int
+	ackRate     string // the MAC ACK's rate ("": the data rate, ns-3's)
 }
 
 // The anchors' TCPs on the chain: ns-3's NewReno+SACK settings, and ns-2's
@@ -153,6 +154,11 @@ type chain struct {
 const (
 	ns3Chain = "{profile: ns3, variant: newreno, sack: true, timestamps: false, mss: 1024, window: 32, initial_window: 2, initial_ssthresh: 32, delack_count: 1, rto: {min: 200ms, granularity: 10ms}}"
 	ns2Chain = "{profile: ns2, variant: newreno, sack: true, mss: 1024, window: 32}"
+	// ns2ACKRate is the rate ns-2.35's Mac/802_11 sends its ACKs at:
+	// basicRate_ (sendACK), 1 Mbit/s in scripts/ns2/wifi-80211b.tcl; ns-3's
+	// (tcplab's default) go at the data rate. With it tcplab's static chain
+	// is within 2% of ns-2's goodput at every length (5-11% above without).
+	ns2ACKRate = "1Mbps"
 )
 
 // runChain runs the chain as the reference programs do and returns the
@@ -165,6 +171,9 @@ func runChain(t *testing.T, c chain, seed int) (o chainRun) {
 	fmt.Fprintf(&b, "wireless:\n  line: {nodes: \"n{i}\", count: %d, spacing: 200m}\n", c.hops+1)
 	if c.queue > 0 {
 		fmt.Fprintf(&b, "  queue: {type: droptail, limit: %d}\n", c.queue)
+	}
+	if c.ackRate != "" {
+		fmt.Fprintf(&b, "  ack_rate: %s\n", c.ackRate)
 	}
 	if c.loss > 0 {
 		fmt.Fprintf(&b, "  loss: [{node: n%d, at: mac, rate: %g}]\n", c.hops+1, c.loss)
@@ -275,15 +284,13 @@ func TestAODVAsNS2(t *testing.T) {
 }
 
 // aodvNS2Open are the points printed but not held against ns-2.35's AODV
-// (18 of 28 held). tcplab's AODV is set as ns-2's, local repair and all:
-// its repair keeps the destination's sequence number, discards the live
-// next hop's equal-numbered replies and stalls until that hop's route
-// expires (docs/routing.md); with it three flows over 8 and 10 hops agree
-// (they were +40 to +70% without), while 6 hops stay +16 to +31% and one
-// flow over 8 and 10 hops goes -11 to -20%: ns-2 repairs more where tcplab
-// repairs less, and the other way round, not explained. Over 2 hops with
-// three flows the ratio is +13.4% and -10.3% (0 and 3% loss).
+// (23 of 28 held; 18 before tcplab's MAC sent its ACKs at ns-2's 1 Mbit/s).
+// tcplab's AODV is set as ns-2's, local repair and all: its repair keeps
+// the destination's sequence number, discards the live next hop's
+// equal-numbered replies and stalls until that hop's route expires
+// (docs/routing.md). Open: 6 hops (+15 to +25%: ns-2's AODV costs TCP
+// more), one flow over 8 hops without loss (-18%), three flows over 2
+// hops without loss (+18%); not explained.
 var aodvNS2Open = map[[3]float64]bool{
-	{2, 3, 0}: true, {2, 3, 0.03}: true, {6, 1, 0}: true, {6, 3, 0}: true, {6, 3, 0.03}: true,
-	{8, 1, 0}: true, {8, 1, 0.03}: true, {8, 3, 0.03}: true, {10, 1, 0}: true, {10, 1, 0.03}: true,
+	{2, 3, 0}: true, {6, 1, 0}: true, {6, 3, 0}: true, {6, 3, 0.03}: true, {8, 1, 0}: true,
 }
