@@ -146,6 +146,15 @@ wireless:
 			`x.yaml:7: wireless.mobility[1].max_speed: a non-positive speed (0 m/s): nodes would never move`,
 			`x.yaml:8: wireless.mobility[2].model: unknown mobility model "teleport" (have constant_velocity, random_waypoint)`,
 		}},
+		{"a bad speed is the only error its nodes' flows see", `duration: 10s
+nodes: [{name: "n{i}", count: 3}]
+wireless:
+  mobility:
+    - {nodes: "n{i}", count: 3, model: random_waypoint, area: {width: 1500, height: 300}, min_speed: -1, max_speed: 20}
+routing: aodv
+flows:
+  - {name: f, src: n1, dst: n3}
+`, []string{`x.yaml:5: wireless.mobility[0].min_speed: want 0 ≤ min_speed ≤ max_speed, have -1`}},
 		{"mobility pause longer than the run", `duration: 10s
 nodes: [{name: "n{i}", count: 3}]
 wireless:

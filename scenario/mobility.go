@@ -184,8 +184,25 @@ func (w *WirelessSpec) radioNodes() map[string]bool {
 	for _, p := range w.positions() {
 		out[p.Node] = true
 	}
-	for _, m := range w.movers() {
-		out[m.node] = true
+	for _, name := range w.movedNames() {
+		out[name] = true
+	}
+	return out
+}
+
+// movedNames are the nodes the wireless section moves, an entry whose
+// model's settings are wrong included: its nodes still have radios, so
+// that error is reported alone, not again as every flow's missing radio
+// and path.
+func (w *WirelessSpec) movedNames() []string {
+	var out []string
+	for i := range w.Mobility {
+		out = append(out, w.Mobility[i].names()...)
+	}
+	if mv := w.Movements; mv != nil {
+		for _, i := range sortedKeys(mv.moves) {
+			out = append(out, expandName(mv.Nodes, i+1))
+		}
 	}
 	return out
 }

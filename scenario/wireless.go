@@ -236,12 +236,12 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int, dur
 	for _, p := range ps {
 		placed[p.Node] = true
 	}
-	if movers := w.movers(); len(movers) > 0 {
+	if moved := w.movedNames(); len(moved) > 0 {
 		// Nodes that move meet and part: any radio may reach any other
 		// in the run, so none is unreachable at the start.
 		var radios []int
-		for _, m := range movers {
-			placed[m.node] = true
+		for _, name := range moved {
+			placed[name] = true
 		}
 		for name := range placed {
 			if i, ok := nodes[name]; ok {
