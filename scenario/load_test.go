@@ -155,6 +155,14 @@ routing: aodv
 flows:
   - {name: f, src: n1, dst: n3}
 `, []string{`x.yaml:5: wireless.mobility[0].min_speed: want 0 ≤ min_speed ≤ max_speed, have -1`}},
+		{"a movement file that cannot be read is the only error", `duration: 10s
+nodes: [{name: "n{i}", count: 3}]
+wireless:
+  movements: {file: /nonexistent/moves.tcl, nodes: "n{i}"}
+routing: aodv
+flows:
+  - {name: f, src: n1, dst: n3}
+`, []string{`x.yaml:4: wireless.movements.file: open /nonexistent/moves.tcl: no such file or directory`}},
 		{"mobility pause longer than the run", `duration: 10s
 nodes: [{name: "n{i}", count: 3}]
 wireless:

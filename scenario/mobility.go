@@ -52,6 +52,9 @@ type MovementsSpec struct {
 	origin
 
 	moves map[int]*wireless.Movements // read by check
+	// unread: the file could not be read, so which nodes it moves is
+	// unknown and no flow's path is judged (its error is the one to read).
+	unread bool
 }
 
 // mobile is every node the wireless section moves, with its model.
@@ -148,12 +151,14 @@ func (w *WirelessSpec) checkMobility(r *reporter, nodes map[string]int, placed m
 		f, err := os.Open(path)
 		if err != nil {
 			r.at(mv.lineOf("file"), mv.field("file"), "%v", err)
+			mv.unread = true
 			return
 		}
 		defer f.Close()
 		moves, err := wireless.ParseMovements(f)
 		if err != nil {
 			r.at(mv.lineOf("file"), mv.field("file"), "%s: %v", mv.File, err)
+			mv.unread = true
 			return
 		}
 		mv.moves = moves

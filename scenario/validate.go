@@ -91,7 +91,10 @@ func (s *Scenario) check(r *reporter) {
 		names[f.Name] = true
 		a, aok := s.nodeRef(r, nodes, &f.origin, "src", f.Src)
 		b, bok := s.nodeRef(r, nodes, &f.origin, "dst", f.Dst)
-		if aok && bok {
+		// With a movement file that could not be read, which nodes move,
+		// and so have radios, is unknown: no path is judged.
+		judged := aok && bok && (s.Wireless == nil || s.Wireless.Movements == nil || !s.Wireless.Movements.unread)
+		if judged {
 			if a == b {
 				r.at(f.lineOf("dst"), f.field("dst"), "flow from %q to itself", f.Dst)
 			} else if comp[a] != comp[b] {
@@ -102,7 +105,7 @@ func (s *Scenario) check(r *reporter) {
 				r.at(f.lineOf("dst"), f.field("dst"), "no path from %s to %s: the nodes are not connected by %s", f.Src, f.Dst, by)
 			}
 		}
-		if s.Routing != nil && s.Routing.Params != nil && s.Routing.Params.OnDemand() && s.Wireless != nil && aok && bok {
+		if s.Routing != nil && s.Routing.Params != nil && s.Routing.Params.OnDemand() && s.Wireless != nil && judged {
 			radios := s.Wireless.radioNodes()
 			for _, end := range []struct{ key, name string }{{"src", f.Src}, {"dst", f.Dst}} {
 				if !radios[end.name] {
