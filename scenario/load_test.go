@@ -312,6 +312,18 @@ flows:
 			`x.yaml:9: flows[f].transport.variant: unknown variant "renoo" (have ` + fmt.Sprint(tcp.VariantNames()) + `)`,
 			`x.yaml:10: flows[f].transport.rto.k: must be in (0, 1e6]`,
 		}},
+		{"pacing settings", `duration: 10s
+nodes: [A, B]
+links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]
+flows:
+  - name: f
+    src: A
+    dst: B
+    transport: {variant: bbr, pacing_quantum: -2, pacing_ca_ratio: 0}
+`, []string{
+			`x.yaml:8: flows[f].transport.pacing_quantum: must be in [0, 16777216] segments (0: sized from the rate, as Linux), got -2`,
+			`x.yaml:8: flows[f].transport.pacing_ca_ratio: must be in (0, 1e6] percent of cwnd per RTT, got 0`,
+		}},
 		{"variant params and named choices checked before the run", `duration: 10s
 nodes: [A, B]
 links: [{from: A, to: B, bandwidth: 1Mbps, delay: 1ms}]

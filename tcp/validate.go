@@ -119,5 +119,17 @@ func (c *Config) validate() (Variant, error) {
 	if c.Open.SynTimeout < 0 {
 		bad("syn_timeout", "must not be negative")
 	}
+	pc := &c.Pacing
+	if pc.Quantum < 0 || pc.Quantum > maxSegments {
+		bad("pacing_quantum", "must be in [0, %d] segments (0: sized from the rate, as Linux), got %d", maxSegments, pc.Quantum)
+	}
+	for _, r := range []struct {
+		field string
+		v     float64
+	}{{"pacing_ss_ratio", pc.SSRatio}, {"pacing_ca_ratio", pc.CARatio}} {
+		if !(r.v > 0 && r.v <= 1e6) {
+			bad(r.field, "must be in (0, 1e6] percent of cwnd per RTT, got %v", r.v)
+		}
+	}
 	return v, errors.Join(errs...)
 }
