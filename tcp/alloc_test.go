@@ -10,8 +10,9 @@ import (
 // to their working size, simulating more time allocates nothing — packets,
 // events, ACK events and scoreboard entries are all reused.
 func TestSteadyStateDoesNotAllocate(t *testing.T) {
-	// bbr: rate samples and pacing; paced: NewReno paced by cwnd/SRTT.
-	for _, variant := range []string{"newreno", "sack", "bbr", "paced"} {
+	// bbr: rate samples and pacing; paced: NewReno paced by cwnd/SRTT;
+	// tdlrp: its recovery's retransmission marks, under SACK.
+	for _, variant := range []string{"newreno", "sack", "bbr", "paced", "tdlrp"} {
 		t.Run(variant, func(t *testing.T) {
 			mk := func() Config {
 				v := variant
@@ -19,7 +20,10 @@ func TestSteadyStateDoesNotAllocate(t *testing.T) {
 					v = "newreno"
 				}
 				c := ns2Config(t, v, 1000, 64)
-				c.Recovery.SACK = variant == "sack" || variant == "bbr"
+				if v == "tdlrp" {
+					c.TS.Enabled, c.TS.Echo = true, EchoLatest
+				}
+				c.Recovery.SACK = variant == "sack" || variant == "bbr" || variant == "tdlrp"
 				c.Pacing.Enabled = variant == "paced"
 				return c
 			}
