@@ -59,13 +59,15 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Sorted orders file problems by line, then --set problems in flag order;
-// the sort is stable so problems on one line keep their discovery order.
+// Sorted orders --set problems first, in flag order (an override is the
+// latest change to the scenario, often the cause of what follows, and
+// must not sit below the shown problems), then file problems by line; the
+// sort is stable so problems on one line keep their discovery order.
 func (es Errors) Sorted() Errors {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if (a.Set != "") != (b.Set != "") {
-			return a.Set == ""
+			return a.Set != ""
 		}
 		if a.Set != "" {
 			return a.setIndex < b.setIndex

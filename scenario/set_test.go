@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tcplab/tcplab/network"
@@ -90,7 +91,7 @@ func TestSetErrorsNameTheFlag(t *testing.T) {
 			[]string{`--set links..delay=1ms: bad path "links..delay": empty key`}},
 		{"bad yaml value", []string{"duration=[1s"},
 			[]string{`--set duration=[1s: duration: bad value: line 1: did not find expected ',' or ']'`}},
-		{"in flag order, after the file's", []string{"seed=-1", "duration=0"},
+		{"in flag order", []string{"seed=-1", "duration=0"},
 			[]string{
 				`--set seed=-1: seed: want a non-negative integer, got "-1"`,
 				`--set duration=0: duration: must be positive`,
@@ -101,6 +102,18 @@ func TestSetErrorsNameTheFlag(t *testing.T) {
 			checkLines(t, parseErrors(t, setBase, c.sets...), c.want)
 		})
 	}
+}
+
+// An override's problem is listed before the file's: it is the latest
+// change, and a long list of the file's must not push it out of sight.
+func TestSetErrorsComeBeforeTheFiles(t *testing.T) {
+	src := strings.Replace(setBase, "delay: 10ms", "delay: 10 parsecs", 1)
+	got := parseErrors(t, src, "duration=0")
+	want := []string{
+		`--set duration=0: duration: must be positive`,
+		`x.yaml:4: links[bottleneck].delay: bad duration "10 parsecs": want a number and a unit (min, ms, us, µs, ns, s), e.g. "50ms"`,
+	}
+	checkLines(t, got, want)
 }
 
 // lossRate is a Bernoulli model's rate.
