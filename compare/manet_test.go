@@ -94,21 +94,20 @@ func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *sc
 //   - AODV (Agent/AODV behind PriQueue), a second opinion beside ns-3.37's
 //     (TestMANETFieldAsNS3): tcplab's AODV set as ns-2.35's
 //     (ns2AODVRouting: link-layer detection on every MAC failure, local
-//     repair as ns-2's). Held: the delivery ratio (0.786 against 0.796);
-//     printed, not held: TCP goodput, 2634 against 2970 kbit/s (-11%;
-//     -2% with ACKs at the data rate, the agreement a MAC difference made).
+//     repair as ns-2's, invalidated routes raising their destination's
+//     sequence number as ns-2's do). Held as DSR: 0.796 against 0.796,
+//     2751 against 2970 kbit/s (-7%; -11% while the numbers were kept, as
+//     ns-3.37 keeps them: intermediate nodes then answered requests with
+//     routes already broken, and TCP sat out backed-off timeouts on them).
 //
 // TCPLAB_MANET=1 runs it.
 func TestMANETFieldAsNS2(t *testing.T) {
 	if os.Getenv("TCPLAB_MANET") == "" {
 		t.Skip("the 50-node field against ns-2, 20 runs of 300 s: TCPLAB_MANET=1 runs it")
 	}
-	for _, c := range []struct {
-		rt, routing      string
-		holdPDR, holdTCP bool
-	}{
-		{"DSR", "dsr", true, true},
-		{"AODV", ns2AODVRouting, true, false},
+	for _, c := range []struct{ rt, routing string }{
+		{"DSR", "dsr"},
+		{"AODV", ns2AODVRouting},
 	} {
 		ref := fieldRuns(t, "testdata/ns2-manet.txt", c.rt)
 		sets := []string{"routing=" + c.routing, "wireless.ack_rate=" + ns2ACKRate}
@@ -128,10 +127,10 @@ func TestMANETFieldAsNS2(t *testing.T) {
 		}
 		fmt.Fprintf(&table, "| mean | %.3f | %.3f | %.0f | %.0f |\n", mean(pn), mean(pt), mean(gn), mean(gt))
 		t.Logf("the 50-node field, %s, tcplab beside ns-2.35 on the same trajectories:\n%s", c.rt, table.String())
-		if d := mean(gt)/mean(gn) - 1; c.holdTCP && (d > 0.10 || d < -0.10) {
+		if d := mean(gt)/mean(gn) - 1; d > 0.10 || d < -0.10 {
 			t.Errorf("%s: TCP goodput %.3g against ns-2's %.3g (%+.0f%%)", c.rt, mean(gt), mean(gn), 100*d)
 		}
-		if d := mean(pt)/mean(pn) - 1; c.holdPDR && (d > 0.10 || d < -0.10) {
+		if d := mean(pt)/mean(pn) - 1; d > 0.10 || d < -0.10 {
 			t.Errorf("%s: CBR delivery %.3f against ns-2's %.3f (%+.0f%%)", c.rt, mean(pt), mean(pn), 100*d)
 		}
 	}

@@ -58,6 +58,9 @@ type AODVParams struct {
 	// DestinationSeq: when the destination raises its sequence number to
 	// answer a request (rfc or ns2; DestinationSeq's constants).
 	DestinationSeq DestinationSeq `yaml:"destination_seq"`
+	// InvalidatedSeq: what an invalidated route does to its destination's
+	// sequence number (ns3, rfc or ns2; InvalidatedSeq's constants).
+	InvalidatedSeq InvalidatedSeq `yaml:"invalidated_seq"`
 	// GratuitousReply: an intermediate node that answers a request also
 	// tells the destination (RFC 3561 §6.6.3; on in ns-3.37).
 	GratuitousReply bool `yaml:"gratuitous_reply"`

@@ -80,6 +80,9 @@ func (a *aodv) lookup(dst network.NodeID) *route {
 	}
 	switch rt.state {
 	case valid:
+		if a.p.InvalidatedSeq == SeqRaisedNS2 && rt.validSeq {
+			rt.seq++ // ns-2.35's rt_purge
+		}
 		rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()
 	case invalid:
 		a.table.del(dst)

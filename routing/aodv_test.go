@@ -291,6 +291,64 @@ func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
 	}
 }
 
+// When b's link to c breaks, b's route to c is invalidated: ns-3.37 keeps
+// c's sequence number; the RFC (§6.1, §6.11) and ns-2.35 raise it by one,
+// and a takes the raised number from b's route error, so that a's next
+// request asks for a route newer than the broken one. Under ns2 a route
+// that expires is raised too, and a route error older than the route it
+// names is ignored.
+func TestAnInvalidatedRouteRaisesItsSequenceNumberUnlessNS3(t *testing.T) {
+	for _, tc := range []struct {
+		mode   InvalidatedSeq
+		raised uint32
+	}{{SeqKeptNS3, 0}, {SeqRaisedRFC, 1}, {SeqRaisedNS2, 1}} {
+		t.Run(tc.mode.String(), func(t *testing.T) {
+			p := quiet()
+			p.InvalidatedSeq = tc.mode
+			l := newLine(t, 3, p)
+			c := l.nodes[2].ID
+			l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{from: sim.Second}
+			for i := range 15 {
+				l.send(sim.Time(i)*100*sim.Millisecond, 0, 2)
+			}
+			l.net.Run(900 * sim.Millisecond)
+			atB := l.rt[1].lookup(c)
+			if atB == nil || atB.state != valid || !atB.validSeq {
+				t.Fatalf("b's route to c before the break: %+v", atB)
+			}
+			before := atB.seq
+			l.net.Run(1500 * sim.Millisecond)
+			for i, who := range []string{"a", "b"} {
+				rt := l.rt[i].table.get(c)
+				if rt == nil || rt.state == valid || rt.seq != before+tc.raised {
+					t.Errorf("%s's route to c after the break: %+v, want invalid with sequence number %d", who, rt, before+tc.raised)
+				}
+			}
+		})
+	}
+	t.Run("ns2 expiry and a stale error", func(t *testing.T) {
+		p := quiet()
+		p.InvalidatedSeq = SeqRaisedNS2
+		l := newLine(t, 3, p)
+		l.send(0, 0, 2)
+		l.net.Run(500 * sim.Millisecond)
+		a, c := l.rt[0], l.nodes[2].ID
+		rt := a.lookup(c)
+		if rt == nil || rt.state != valid || !rt.validSeq {
+			t.Fatalf("a's route to c: %+v", rt)
+		}
+		seq := rt.seq
+		a.recvError(&aodvMsg{kind: RERR, unreachable: []unreachableDst{{c, seq - 1}}}, l.nodes[1].ID)
+		if rt.state != valid {
+			t.Errorf("a route error older than the route invalidated it: %+v", rt)
+		}
+		l.net.Run(rt.expires + sim.Millisecond)
+		if rt = a.lookup(c); rt == nil || rt.state != invalid || rt.seq != seq+1 {
+			t.Errorf("a's route to c after it expired: %+v, want invalid with sequence number %d", rt, seq+1)
+		}
+	})
+}
+
 func TestAnUnreachableDestinationIsGivenUpAfterTheLastRetry(t *testing.T) {
 	// a alone (b 400 m away, out of range). Requests with TTL 1, 3, 5, 7,
 	// then 35 twice (ns-3.37's two retries at the diameter), each after
