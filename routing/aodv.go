@@ -61,6 +61,11 @@ type AODVParams struct {
 	// InvalidatedSeq: what an invalidated route does to its destination's
 	// sequence number (ns3, rfc or ns2; InvalidatedSeq's constants).
 	InvalidatedSeq InvalidatedSeq `yaml:"invalidated_seq"`
+	// RevalidateReverse: a request whose originator's number is newer (or
+	// as new, over fewer hops) makes the reverse route to it valid again
+	// (RFC 3561 §6.5; ns-2.35's rt_update); ns-3.37 updates an invalid
+	// one and leaves it invalid.
+	RevalidateReverse bool `yaml:"revalidate_reverse"`
 	// GratuitousReply: an intermediate node that answers a request also
 	// tells the destination (RFC 3561 §6.6.3; on in ns-3.37).
 	GratuitousReply bool `yaml:"gratuitous_reply"`

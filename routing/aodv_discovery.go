@@ -140,6 +140,7 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 			expires: a.now() + minLife}
 		a.table.set(back)
 	} else {
+		fresher := !back.validSeq || int32(m.origSeq-back.seq) > 0 || m.origSeq == back.seq && hops < back.hops
 		if back.validSeq {
 			if int32(m.origSeq-back.seq) > 0 {
 				back.seq = m.origSeq
@@ -148,7 +149,9 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 			back.seq = m.origSeq
 		}
 		back.validSeq, back.next, back.hops = true, from, hops
-		// ns-3.37 leaves an invalid reverse route invalid here.
+		if p.RevalidateReverse && fresher && back.state == invalid {
+			back.state = valid // RFC 3561 §6.5; ns-3.37 leaves an invalid reverse route invalid
+		}
 		a.extend(back, minLife)
 	}
 	// The one-hop route to the neighbour that sent it.

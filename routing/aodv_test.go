@@ -349,6 +349,25 @@ func TestAnInvalidatedRouteRaisesItsSequenceNumberUnlessNS3(t *testing.T) {
 	})
 }
 
+// A request from a, relayed by b, whose number is newer than c's invalid
+// route back to a makes that route valid again with revalidate_reverse
+// (RFC 3561 §6.5, ns-2.35), and leaves it invalid without (ns-3.37): a
+// node stuck with an invalid reverse route drops the ACKs its replies drew.
+func TestARequestRevalidatesTheRouteBackOnlyWhenAsked(t *testing.T) {
+	for _, revalidate := range []bool{false, true} {
+		p := quiet()
+		p.RevalidateReverse = revalidate
+		l := newLine(t, 4, p)
+		a, b, c := l.nodes[0].ID, l.nodes[1].ID, l.rt[2]
+		c.table.set(&route{dst: a, next: b, hops: 2, seq: 4, validSeq: true, state: invalid, expires: sim.Second})
+		c.recvRequest(&aodvMsg{kind: RREQ, ttl: 5, orig: a, origSeq: 6, id: 1, hops: 1, dst: l.nodes[3].ID, unknownSeq: true}, b)
+		rt := c.table.get(a)
+		if want := map[bool]routeState{false: invalid, true: valid}[revalidate]; rt.state != want || rt.seq != 6 {
+			t.Errorf("revalidate_reverse %v: c's route to a %+v, want state %d with number 6", revalidate, rt, want)
+		}
+	}
+}
+
 func TestAnUnreachableDestinationIsGivenUpAfterTheLastRetry(t *testing.T) {
 	// a alone (b 400 m away, out of range). Requests with TTL 1, 3, 5, 7,
 	// then 35 twice (ns-3.37's two retries at the diameter), each after
