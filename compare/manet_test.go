@@ -94,11 +94,10 @@ func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *sc
 //   - AODV (Agent/AODV behind PriQueue), a second opinion beside ns-3.37's
 //     (TestMANETFieldAsNS3): tcplab's AODV set as ns-2.35's
 //     (ns2AODVRouting: link-layer detection on every MAC failure, local
-//     repair as ns-2's, invalidated routes raising their destination's
-//     sequence number and newer requests making an invalid route back
-//     valid, as ns-2's do). Held as DSR: 0.745 against 0.796, 3016
-//     against 2970 kbit/s (-11% while the numbers were kept, as ns-3.37
-//     keeps them: intermediate nodes then answered requests with routes
+//     repair as ns-2's, and the rest of ns2AODVRouting). Held as DSR:
+//     0.753 against 0.796, 3013 against 2970 kbit/s (-11% while
+//     invalidated routes kept their destination's sequence number, as
+//     ns-3.37's do: intermediate nodes then answered requests with routes
 //     already broken, and TCP sat out backed-off timeouts on them).
 //
 // TCPLAB_MANET=1 runs it.

@@ -30,8 +30,11 @@ type AODVParams struct {
 	// table says (RFC 3561 §6.11, ns-2.35's rt_ll_failed).
 	FeedbackNeighboursOnly bool     `yaml:"feedback_neighbours_only"`
 	ActiveRouteTimeout     sim.Time `yaml:"active_route_timeout"` // 3s
-	NodeTraversalTime      sim.Time `yaml:"node_traversal_time"`  // 40ms
-	NetDiameter            int      `yaml:"net_diameter"`         // 35
+	// MyRouteTimeout is the lifetime a destination gives its replies; 0
+	// derives it as ns-3.37 does (myRouteTimeout). ns-2.35 fixes it at 10 s.
+	MyRouteTimeout    sim.Time `yaml:"my_route_timeout"`
+	NodeTraversalTime sim.Time `yaml:"node_traversal_time"` // 40ms
+	NetDiameter       int      `yaml:"net_diameter"`        // 35
 	// RREQRetries: route requests sent at the network diameter before a
 	// discovery is given up (ns-3.37 sends this many, the RFC one more).
 	RREQRetries   int `yaml:"rreq_retries"`
@@ -66,6 +69,11 @@ type AODVParams struct {
 	// (RFC 3561 §6.5; ns-2.35's rt_update); ns-3.37 updates an invalid
 	// one and leaves it invalid.
 	RevalidateReverse bool `yaml:"revalidate_reverse"`
+	// RefreshReverse: forwarding a packet also refreshes the routes to its
+	// source and to both neighbours on its way (RFC 3561 §6.2, ns-3.37);
+	// false refreshes only the route to its destination (ns-2.35's
+	// forward), so that a route back used only by retransmissions expires.
+	RefreshReverse bool `yaml:"refresh_reverse"`
 	// GratuitousReply: an intermediate node that answers a request also
 	// tells the destination (RFC 3561 §6.6.3; on in ns-3.37).
 	GratuitousReply bool `yaml:"gratuitous_reply"`
@@ -84,7 +92,7 @@ func DefaultAODV() *AODVParams {
 		ActiveRouteTimeout: 3 * sim.Second, NodeTraversalTime: 40 * sim.Millisecond, NetDiameter: 35,
 		RREQRetries: 2, RREQRateLimit: 10, RERRRateLimit: 10,
 		TTLStart: 1, TTLIncrement: 2, TTLThreshold: 7, TimeoutBuffer: 2,
-		QueueLen: 64, QueueTime: 30 * sim.Second, GratuitousReply: true,
+		QueueLen: 64, QueueTime: 30 * sim.Second, GratuitousReply: true, RefreshReverse: true,
 		Jitter: 10 * sim.Millisecond,
 	}
 }
@@ -121,6 +129,9 @@ func (p *AODVParams) Validate() error {
 	if p.Jitter < 0 {
 		es = append(es, component.Errorf("jitter", "want a time of at least 0, have %v", p.Jitter))
 	}
+	if p.MyRouteTimeout < 0 {
+		es = append(es, component.Errorf("my_route_timeout", "want a time of at least 0 (0: derived), have %v", p.MyRouteTimeout))
+	}
 	return es.Err()
 }
 
@@ -142,6 +153,9 @@ func (p *AODVParams) pathDiscoveryTime() sim.Time { return 2 * p.netTraversalTim
 // takes 2·max(PATH_DISCOVERY_TIME, ACTIVE_ROUTE_TIMEOUT) (11.2 s), the RFC
 // 2·ACTIVE_ROUTE_TIMEOUT (6 s).
 func (p *AODVParams) myRouteTimeout() sim.Time {
+	if p.MyRouteTimeout > 0 {
+		return p.MyRouteTimeout
+	}
 	return 2 * max(p.pathDiscoveryTime(), p.ActiveRouteTimeout)
 }
 func (p *AODVParams) deletePeriod() sim.Time {
@@ -332,11 +346,17 @@ func (a *aodv) forward(p *network.Packet) {
 		a.net.Drop(p, network.BrokenLink, nil)
 		return
 	}
-	a.refresh(p.Src)
+	if a.p.RefreshReverse {
+		a.refresh(p.Src)
+	}
 	a.refresh(p.Dst)
-	a.refresh(rt.next)
+	if a.p.RefreshReverse {
+		a.refresh(rt.next)
+	}
 	if back := a.lookup(p.Src); back != nil { // in any state, as ns-3.37
-		a.refresh(back.next)
+		if a.p.RefreshReverse {
+			a.refresh(back.next)
+		}
 		a.heard(rt.next, a.p.ActiveRouteTimeout)
 		a.heard(back.next, a.p.ActiveRouteTimeout)
 	} else {

@@ -149,10 +149,21 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 			back.seq = m.origSeq
 		}
 		back.validSeq, back.next, back.hops = true, from, hops
-		if p.RevalidateReverse && fresher && back.state == invalid {
-			back.state = valid // RFC 3561 §6.5; ns-3.37 leaves an invalid reverse route invalid
+		repaired := false
+		if p.RevalidateReverse && fresher && (back.state == invalid || back.state == inRepair) {
+			// RFC 3561 §6.5, ns-2.35's rt_update: the route is up, a local
+			// repair toward the originator over (ns-3.37 leaves an invalid
+			// reverse route invalid).
+			repaired = back.state == inRepair
+			back.state, back.rreqCnt = valid, 0
+			if repaired && back.retry != nil {
+				back.retry.Cancel()
+			}
 		}
 		a.extend(back, minLife)
+		if repaired {
+			a.flush(m.orig) // the packets the repair held go (ns-2.35's recvRequest)
+		}
 	}
 	// The one-hop route to the neighbour that sent it.
 	nb := a.lookup(from)

@@ -129,8 +129,8 @@ func (a *aodv) repairNS2(rt *route) {
 }
 
 // requestNS2 is ns-2.35's sendRequest for a route in repair: nothing while
-// an earlier request is within its timeout; after RREQ_RETRIES requests at
-// the network diameter the waiting packets are lost and the node waits
+// an earlier request is within its timeout; after RREQ_RETRIES + 1 requests
+// at the network diameter the waiting packets are lost and the node waits
 // MAX_RREQ_TIMEOUT; else a request, timed out after 2·TTL·NODE_TRAVERSAL_TIME
 // times the requests so far, at most MAX_RREQ_TIMEOUT.
 func (a *aodv) requestNS2(rt *route) {
@@ -138,12 +138,14 @@ func (a *aodv) requestNS2(rt *route) {
 	if now < rt.reqUntil {
 		return
 	}
-	rt.rreqCnt++
 	if rt.rreqCnt > a.p.RREQRetries {
+		// Counted before this request, as ns-2.35's sendRequest counts:
+		// RREQ_RETRIES + 1 requests go out before it gives up.
 		rt.reqUntil, rt.rreqCnt = now+ns2MaxRequestTimeout, 0
 		a.buf.drop(rt.dst, network.NoRoute)
 		return
 	}
+	rt.rreqCnt++
 	ttl := a.p.NetDiameter
 	rt.reqUntil = now + min(2*sim.Time(ttl)*a.p.NodeTraversalTime*sim.Time(rt.rreqCnt), ns2MaxRequestTimeout)
 	a.sendRepairRequest(rt, ttl)

@@ -366,6 +366,70 @@ func TestARequestRevalidatesTheRouteBackOnlyWhenAsked(t *testing.T) {
 			t.Errorf("revalidate_reverse %v: c's route to a %+v, want state %d with number 6", revalidate, rt, want)
 		}
 	}
+	// A route back in local repair is up again too, and the repair over.
+	p := quiet()
+	p.RevalidateReverse, p.RepairTimer = true, RepairNS2
+	l := newLine(t, 4, p)
+	a, b, c := l.nodes[0].ID, l.nodes[1].ID, l.rt[2]
+	rt := &route{dst: a, next: b, hops: 2, seq: 4, validSeq: true, state: valid, expires: 10 * sim.Second}
+	c.table.set(rt)
+	c.repairNS2(rt)
+	c.recvRequest(&aodvMsg{kind: RREQ, ttl: 5, orig: a, origSeq: 6, id: 2, hops: 1, dst: l.nodes[3].ID, unknownSeq: true}, b)
+	if rt.state != valid || rt.seq != 6 || rt.retry.Armed() {
+		t.Errorf("c's route to a in repair after a newer request: %+v, its timer armed %v", rt, rt.retry.Armed())
+	}
+}
+
+// ns-2.35's repair sends RREQ_RETRIES + 1 requests at the network
+// diameter (sendRequest counts them before adding this one), each after
+// the last one's timeout, then drops what waited and rests 10 s.
+func TestNS2sRepairAsksRREQRetriesPlusOneTimes(t *testing.T) {
+	p := quiet()
+	p.RepairTimer, p.RREQRetries = RepairNS2, 3
+	l := newLine(t, 3, p)
+	a := l.rt[0]
+	rt := &route{dst: l.nodes[2].ID, next: l.nodes[1].ID, hops: 2, state: inRepair, expires: 100 * sim.Second}
+	a.table.set(rt)
+	for range 6 {
+		a.requestNS2(rt)
+		if rt.rreqCnt == 0 {
+			break // given up
+		}
+		l.net.Run(rt.reqUntil)
+	}
+	var reqs []sent
+	for _, f := range l.frames {
+		if f.kind == "rreq" && f.from == "a" {
+			reqs = append(reqs, f)
+		}
+	}
+	if len(reqs) != 4 || rt.reqUntil < l.net.Now()+ns2MaxRequestTimeout-sim.Millisecond {
+		t.Errorf("requests %v, resting until %v at %v: want 4, then 10 s", reqs, rt.reqUntil, l.net.Now())
+	}
+}
+
+// Forwarding refreshes the route back to the packet's source under RFC
+// 3561 §6.2 (ns-3.37), and only the route to its destination under
+// ns-2.35 (refresh_reverse: false).
+func TestForwardingRefreshesTheRouteBackOnlyWhenAsked(t *testing.T) {
+	for _, refresh := range []bool{true, false} {
+		p := quiet()
+		p.RefreshReverse = refresh
+		l := newLine(t, 3, p)
+		l.send(0, 0, 2)
+		l.net.Run(500 * sim.Millisecond)
+		b, a := l.rt[1], l.nodes[0].ID
+		back := b.lookup(a)
+		if back == nil || back.state != valid {
+			t.Fatalf("b's route to a: %+v", back)
+		}
+		was := back.expires
+		l.send(2*sim.Second, 0, 2)
+		l.net.Run(2500 * sim.Millisecond)
+		if extended := back.expires > was; extended != refresh {
+			t.Errorf("refresh_reverse %v: b's route back to a expires at %v, was %v", refresh, back.expires, was)
+		}
+	}
 }
 
 func TestAnUnreachableDestinationIsGivenUpAfterTheLastRetry(t *testing.T) {
