@@ -141,6 +141,16 @@ func (l *testLine) send(at sim.Time, from, to int) {
 	})
 }
 
+// routedLine is a-b-c after a has sent c one datagram: the routes between
+// them found, run to 0.5 s.
+func routedLine(t *testing.T, p *AODVParams) *testLine {
+	t.Helper()
+	l := newLine(t, 3, p)
+	l.send(0, 0, 2)
+	l.net.Run(500 * sim.Millisecond)
+	return l
+}
+
 // quiet is AODV without hellos or jitter, so that a trace shows the
 // mechanism alone.
 func quiet() *AODVParams {
@@ -329,9 +339,7 @@ func TestAnInvalidatedRouteRaisesItsSequenceNumberUnlessNS3(t *testing.T) {
 	t.Run("ns2 expiry and a stale error", func(t *testing.T) {
 		p := quiet()
 		p.InvalidatedSeq = SeqRaisedNS2
-		l := newLine(t, 3, p)
-		l.send(0, 0, 2)
-		l.net.Run(500 * sim.Millisecond)
+		l := routedLine(t, p)
 		a, c := l.rt[0], l.nodes[2].ID
 		rt := a.lookup(c)
 		if rt == nil || rt.state != valid || !rt.validSeq {
@@ -415,9 +423,7 @@ func TestForwardingRefreshesTheRouteBackOnlyWhenAsked(t *testing.T) {
 	for _, refresh := range []bool{true, false} {
 		p := quiet()
 		p.RefreshReverse = refresh
-		l := newLine(t, 3, p)
-		l.send(0, 0, 2)
-		l.net.Run(500 * sim.Millisecond)
+		l := routedLine(t, p)
 		b, a := l.rt[1], l.nodes[0].ID
 		back := b.lookup(a)
 		if back == nil || back.state != valid {
