@@ -35,7 +35,7 @@ func TestAODVAsNS3(t *testing.T) {
 	var runs []chain
 	for _, p := range points {
 		for _, rt := range []string{"static", "aodv"} {
-			runs = append(runs, chain{p.hops, p.flows, p.loss, rt, ns3Chain, 0, ""})
+			runs = append(runs, chain{p.hops, p.flows, p.loss, rt, ns3Chain, 0, radio{}})
 		}
 	}
 	res := measureChains(t, runs, seeds)
@@ -54,8 +54,8 @@ func TestAODVAsNS3(t *testing.T) {
 		var ts, ta, tc, nc, ncs []float64
 		var ng, nsg []float64
 		for s := 1; s <= seeds; s++ {
-			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns3Chain, 0, ""}, s}].kbps)
-			a := res[seeded{chain{p.hops, p.flows, p.loss, "aodv", ns3Chain, 0, ""}, s}]
+			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns3Chain, 0, radio{}}, s}].kbps)
+			a := res[seeded{chain{p.hops, p.flows, p.loss, "aodv", ns3Chain, 0, radio{}}, s}]
 			ta = append(ta, a.kbps)
 			tc = append(tc, a.ctl/a.segs)
 			ng = append(ng, na[s-1].kbps)
@@ -146,8 +146,13 @@ type chain struct {
 	routing     string
 	transport   string
 	queue       int
-	ackRate     string // the MAC ACK's rate ("": the data rate, ns-3's)
+	// radio is wireless settings beside the chain's own, "key: value"
+	// lines (none: ns-3's defaults).
+	radio radio
 }
+
+// radio is a chain's wireless settings, a "key: value" line each.
+type radio [3]string
 
 // The anchors' TCPs on the chain: ns-3's NewReno+SACK settings, and ns-2's
 // (profile ns2, whose defaults are ns-2.35's) with SACK.
@@ -161,6 +166,15 @@ const (
 	ns2ACKRate = "1Mbps"
 )
 
+var (
+	ns2Radio = radio{"ack_rate: " + ns2ACKRate}
+	// ns2Air is ns-2.35's radio as a whole: its ACK rate, its reception
+	// (WirelessPhy and Mac802_11: first bit, no error model) and the
+	// CMUPriQueue its chain script gives every run (routing packets, then
+	// TCP ACKs, then the rest).
+	ns2Air = radio{"ack_rate: " + ns2ACKRate, "reception: threshold", "priority: [routing, tcp_acks]"}
+)
+
 // runChain runs the chain as the reference programs do and returns the
 // goodput summed over the flows (payload delivered over 60 s of transfer,
 // as they divide), the routing control packets sent and the segments
@@ -172,8 +186,10 @@ func runChain(t *testing.T, c chain, seed int) (o chainRun) {
 	if c.queue > 0 {
 		fmt.Fprintf(&b, "  queue: {type: droptail, limit: %d}\n", c.queue)
 	}
-	if c.ackRate != "" {
-		fmt.Fprintf(&b, "  ack_rate: %s\n", c.ackRate)
+	for _, kv := range c.radio {
+		if kv != "" {
+			fmt.Fprintf(&b, "  %s\n", kv)
+		}
 	}
 	if c.loss > 0 {
 		fmt.Fprintf(&b, "  loss: [{node: n%d, at: mac, rate: %g}]\n", c.hops+1, c.loss)
@@ -285,7 +301,7 @@ func TestAODVAsNS2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("AODV against ns-2: 560 runs")
 	}
-	compareRoutingWithNS2(t, "testdata/ns2-aodv.txt", "AODV", ns2AODVRouting, aodvNS2Open)
+	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-aodv.txt", rt: "AODV", routing: ns2AODVRouting, radio: ns2Radio, open: aodvNS2Open})
 }
 
 // aodvNS2Open are the points printed but not held against ns-2.35's AODV

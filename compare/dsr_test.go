@@ -26,46 +26,79 @@ import (
 // Held: the ratio within 10% of ns-2's at every point but those listed
 // in dsrOpen, where the gap is measured and printed (README "Routing and
 // mobility"); the control overhead is printed, with the link breaks
-// behind it (more in tcplab under DSR, each costing a discovery, though
-// with static routes both MACs give up on as many frames: docs/routing.md).
+// behind it: more in tcplab under DSR, each costing a discovery, though
+// with static routes both MACs give up on as many frames. The reception
+// model is the reason: TestDSRAsNS2OnNS2sAir, with ns-2's, holds both.
 func TestDSRAsNS2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("DSR against ns-2: 280 runs")
 	}
-	compareRoutingWithNS2(t, "testdata/ns2-dsr.txt", "DSR", "dsr", dsrOpen)
+	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-dsr.txt", rt: "DSR", routing: "dsr", radio: ns2Radio, open: dsrOpen})
 }
 
-// compareRoutingWithNS2 compares, point by point of the chain, the effect
-// of routing (its goodput over static routes', in each simulator) between
-// tcplab running routing and ns-2.35 running rt (its runs in file, static
-// routes as DSDV frozen after convergence), both with ns-2's TCP and
-// 50-packet queues: held within 10% except at open's points; control
-// packets per delivered segment and link breaks printed beside.
-func compareRoutingWithNS2(t *testing.T, file, rt, routing string, open map[[3]float64]bool) {
-	ref := ns2Chains(t, file)
+// The same with ns-2.35's radio as a whole (ns2Air: its reception, where
+// an overlap loses both frames, and its CMUPriQueue) and its DSR's 30 ms
+// spacing of the packets a reply releases (release_spacing; a
+// work-around ns-2 names for its ARP). With them tcplab's MAC gives up on
+// as many frames as ns-2's under DSR and DSR sends as many control
+// packets per delivered segment: held within 25% and 20% wherever links
+// break (20 or more a run)
+// (the DSSS reception above loses fewer broadcasts and ACKs, breaks links
+// up to 1.6 times as often and sends up to 1.9 times the control
+// packets). The goodput ratio is printed: 6-19% below ns-2's
+// (docs/routing.md).
+func TestDSRAsNS2OnNS2sAir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("DSR against ns-2: 280 runs")
+	}
+	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-dsr.txt", rt: "DSR", routing: "{protocol: dsr, release_spacing: 30ms}",
+		radio: ns2Air, holdControl: true})
+}
+
+// ns2Comparison is a comparison of tcplab's routing with ns-2.35's on the
+// chain: ns-2's runs in file (static routes as DSDV frozen after
+// convergence), its routing rt, and tcplab's routing and radio settings.
+// The effect of routing on goodput (its goodput over static routes', in
+// each simulator) is held within 10% but at open's points if holdRatio;
+// with holdControl, control packets per delivered segment within 20% and
+// link breaks within 25% at every point where ns-2 breaks 20 links or
+// more a run (below, a few breaks swing the ratio).
+type ns2Comparison struct {
+	file, rt, routing string
+	radio             radio
+	open              map[[3]float64]bool
+	holdControl       bool
+}
+
+// compareRoutingWithNS2 runs c, both with ns-2's TCP and 50-packet
+// queues, and prints the table point by point.
+func compareRoutingWithNS2(t *testing.T, c ns2Comparison) {
+	ref := ns2Chains(t, c.file)
 	points := chainPoints()
-	seeds := len(ref[rt+"/10/1/0"])
+	seeds := len(ref[c.rt+"/10/1/0"])
+	static := func(p chainPoint) chain { return chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50, c.radio} }
+	routed := func(p chainPoint) chain { return chain{p.hops, p.flows, p.loss, c.routing, ns2Chain, 50, c.radio} }
 	var runs []chain
 	for _, p := range points {
-		runs = append(runs, chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50, ns2ACKRate}, chain{p.hops, p.flows, p.loss, routing, ns2Chain, 50, ns2ACKRate})
+		runs = append(runs, static(p), routed(p))
 	}
 	res := measureChains(t, runs, seeds)
 	if t.Failed() {
 		return
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "| hops | flows | loss | ns-2 static | ns-2 %[1]s | ratio | tcplab static | tcplab %[1]s | ratio | ratio vs ns-2 | control/segment ns-2 | tcplab | link breaks ns-2 | tcplab |\n", rt)
+	fmt.Fprintf(&table, "| hops | flows | loss | ns-2 static | ns-2 %[1]s | ratio | tcplab static | tcplab %[1]s | ratio | ratio vs ns-2 | control/segment ns-2 | tcplab | link breaks ns-2 | tcplab |\n", c.rt)
 	fmt.Fprintf(&table, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range points {
 		key := func(rt string) string { return fmt.Sprintf("%s/%d/%d/%g", rt, p.hops, p.flows, p.loss) }
-		ns, nr := ref[key("DSDV")], ref[key(rt)]
+		ns, nr := ref[key("DSDV")], ref[key(c.rt)]
 		if len(ns) != seeds || len(nr) != seeds {
-			t.Fatalf("%s: %d and %d recorded ns-2 runs, want %d", key(rt), len(ns), len(nr), seeds)
+			t.Fatalf("%s: %d and %d recorded ns-2 runs, want %d", key(c.rt), len(ns), len(nr), seeds)
 		}
 		var ts, tr, tc, tb, nsg, ng, nc, nb []float64
 		for s := 1; s <= seeds; s++ {
-			ts = append(ts, res[seeded{chain{p.hops, p.flows, p.loss, "static", ns2Chain, 50, ns2ACKRate}, s}].kbps)
-			r := res[seeded{chain{p.hops, p.flows, p.loss, routing, ns2Chain, 50, ns2ACKRate}, s}]
+			ts = append(ts, res[seeded{static(p), s}].kbps)
+			r := res[seeded{routed(p), s}]
 			tr, tc, tb = append(tr, r.kbps), append(tc, r.ctl/r.segs), append(tb, r.breaks)
 			nsg, ng = append(nsg, ns[s-1].kbps), append(ng, nr[s-1].kbps)
 			nc, nb = append(nc, nr[s-1].ctl/nr[s-1].segs), append(nb, nr[s-1].breaks)
@@ -74,11 +107,20 @@ func compareRoutingWithNS2(t *testing.T, file, rt, routing string, open map[[3]f
 		d := rtl/rn - 1
 		fmt.Fprintf(&table, "| %d | %d | %g%% | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %+.1f%% | %.3f | %.3f | %.0f | %.0f |\n",
 			p.hops, p.flows, 100*p.loss, mean(nsg), mean(ng), rn, mean(ts), mean(tr), rtl, 100*d, mean(nc), mean(tc), mean(nb), mean(tb))
-		if (d > 0.10 || d < -0.10) && !open[[3]float64{float64(p.hops), float64(p.flows), p.loss}] {
-			t.Errorf("%d hops, %d flows, loss %g: %s/static %.3f, %+.1f%% from ns-2's %.3f", p.hops, p.flows, p.loss, rt, rtl, 100*d, rn)
+		at := fmt.Sprintf("%d hops, %d flows, loss %g", p.hops, p.flows, p.loss)
+		if !c.holdControl && (d > 0.10 || d < -0.10) && !c.open[[3]float64{float64(p.hops), float64(p.flows), p.loss}] {
+			t.Errorf("%s: %s/static %.3f, %+.1f%% from ns-2's %.3f", at, c.rt, rtl, 100*d, rn)
+		}
+		if c.holdControl && mean(nb) >= 20 {
+			if d := mean(tc)/mean(nc) - 1; d > 0.20 || d < -0.20 {
+				t.Errorf("%s: %.3f control packets a delivered segment, %+.0f%% from ns-2's %.3f", at, mean(tc), 100*d, mean(nc))
+			}
+			if d := mean(tb)/mean(nb) - 1; d > 0.25 || d < -0.25 {
+				t.Errorf("%s: %.0f link breaks, %+.0f%% from ns-2's %.0f", at, mean(tb), 100*d, mean(nb))
+			}
 		}
 	}
-	t.Logf("%s against ns-2.35's on the 802.11b chain, %d seeds each (kbit/s):\n%s", rt, seeds, table.String())
+	t.Logf("%s against ns-2.35's on the 802.11b chain, %d seeds each (kbit/s):\n%s", c.rt, seeds, table.String())
 }
 
 // dsrOpen are the points where tcplab's DSR and ns-2.35's differ by more

@@ -49,13 +49,18 @@ type WirelessSpec struct {
 	// Priority: classes of packets (routing, tcp_acks) that wait in
 	// queues of their own and go first, in this order (ns-2.35's
 	// CMUPriQueue: [routing, tcp_acks]); default none.
-	Priority    []string    `yaml:"priority"`
-	Propagation string      `yaml:"propagation"`  // range (default), friis, tworay
-	DecodeRange Metres      `yaml:"decode_range"` // default 250m
-	SenseRange  Metres      `yaml:"sense_range"`  // default 550m (friis, tworay); range: the decode range
-	Line        *LineSpec   `yaml:"line"`
-	Nodes       []Placed    `yaml:"nodes"`
-	Loss        []RadioLoss `yaml:"loss"`
+	Priority    []string `yaml:"priority"`
+	Propagation string   `yaml:"propagation"` // range (default), friis, tworay
+	// Reception: dsss (default, ns-3.37's preamble detection and error
+	// model) or threshold (ns-2.35's: lock on the first bit, an overlap
+	// loses both frames unless the first is capture_ratio times stronger).
+	Reception    string      `yaml:"reception"`
+	CaptureRatio *float64    `yaml:"capture_ratio"` // default 10 (ns-2's CPThresh_)
+	DecodeRange  Metres      `yaml:"decode_range"`  // default 250m
+	SenseRange   Metres      `yaml:"sense_range"`   // default 550m (friis, tworay); range: the decode range
+	Line         *LineSpec   `yaml:"line"`
+	Nodes        []Placed    `yaml:"nodes"`
+	Loss         []RadioLoss `yaml:"loss"`
 	// Mobility moves nodes (mobility.go); Movements reads an ns-2
 	// movement file; MobilityStep bounds how stale a moving
 	// transmitter's view of who hears it may be (default 10ms; 0: none).
@@ -134,6 +139,12 @@ func (w *WirelessSpec) config() (wireless.Config, error) {
 		}
 		c.Ahead = append(c.Ahead, cl)
 	}
+	if w.Reception != "" {
+		c.Reception = w.Reception
+	}
+	if w.CaptureRatio != nil {
+		c.CaptureRatio = *w.CaptureRatio
+	}
 	if err := c.UseProfile(w.Propagation, float64(w.DecodeRange), float64(w.SenseRange)); err != nil {
 		return c, err
 	}
@@ -175,7 +186,7 @@ func (w *WirelessSpec) check(r *reporter, nodes map[string]int, adj [][]int, dur
 			key = map[string]string{"rate": "rate", "basic_rate": "basic_rate", "ack_rate": "ack_rate",
 				"retry_limit": "short_retry", "queue.limit": "queue", "propagation": "propagation",
 				"sense_range": "sense_range", "rx_threshold": "decode_range", "cs_threshold": "sense_range",
-				"priority": "priority"}[ce.Field]
+				"priority": "priority", "reception": "reception", "capture_ratio": "capture_ratio"}[ce.Field]
 			r.at(w.lineOf(key), w.field(key), "%s", ce.Msg)
 		} else {
 			r.at(w.line, key, "%v", err)

@@ -47,6 +47,13 @@ type Config struct {
 	// least PreambleSNR (dB) as the preamble ends its detection window.
 	Sensitivity, CCAThreshold, RxThreshold float64
 	PreambleSNR                            float64
+	// Reception is how the PHY receives (reception.go): "dsss" (the
+	// default) is ns-3.37's preamble detection and DSSS error model;
+	// "threshold" is ns-2.35's: lock onto the first bit of any sensed
+	// frame, lose both frames of an overlap unless the first is
+	// CaptureRatio times stronger (ns-2's CPThresh_ 10), no error model.
+	Reception    string
+	CaptureRatio float64
 }
 
 // DefaultConfig is ns-3.37's 802.11b ad-hoc set-up at 11 Mbit/s over a
@@ -58,6 +65,7 @@ func DefaultConfig() Config {
 		QueueLimit: 500, QueueMaxDelay: 500 * sim.Millisecond,
 		Propagation: Range{Max: 250}, TxPower: 16.0206, NoiseFigure: 7,
 		Sensitivity: -101, CCAThreshold: -82, RxThreshold: -82, PreambleSNR: 4,
+		Reception: "dsss", CaptureRatio: 10,
 	}
 }
 
@@ -84,6 +92,9 @@ func (c Config) Check() error {
 	if c.QueueLimit < 1 {
 		return component.Errorf("queue.limit", "%s", "want at least 1 packet")
 	}
+	if err := checkReception(c); err != nil {
+		return err
+	}
 	if c.Propagation == nil {
 		return component.Errorf("propagation", "%s", "missing")
 	}
@@ -107,6 +118,7 @@ type Channel struct {
 	byNode map[network.NodeID]*Radio
 
 	noise              float64 // mW: kTB·NF over 22 MHz
+	recv               reception
 	ccaMW, rxMW, preSN float64
 	free               *signal // pool of signals
 	tracer             FrameTracer
@@ -134,6 +146,7 @@ func NewChannel(net *network.Net, cfg Config) (*Channel, error) {
 	c.noise = 1.380649e-23 * 290 * 22e6 * math.Pow(10, cfg.NoiseFigure/10) * 1e3
 	c.ccaMW, c.rxMW = dBmToMW(cfg.CCAThreshold), dBmToMW(cfg.RxThreshold)
 	c.preSN = math.Pow(10, cfg.PreambleSNR/10)
+	c.recv = newReception(cfg)
 	ackRate := cfg.ACKRate
 	if ackRate == 0 {
 		ackRate = cfg.Rate

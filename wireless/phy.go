@@ -31,13 +31,16 @@ type Radio struct {
 	nbrs  []*network.Node
 
 	// PHY state.
-	power  float64 // mW of every signal present
-	nsig   int     // signals present
-	cand   *signal // in its preamble detection window
-	rx     *signal // the frame being received
-	segs   []segment
-	txEnd  int64 // own transmission ends (ns)
-	detect sim.Timer
+	power float64 // mW of every signal present
+	nsig  int     // signals present
+	cand  *signal // in its preamble detection window (dsssReception)
+	rx    *signal // the frame being received
+	// rxBad: the frame being received is lost whatever follows; rxColl:
+	// another signal overlapped it (thresholdReception).
+	rxBad, rxColl bool
+	segs          []segment
+	txEnd         int64 // own transmission ends (ns)
+	detect        sim.Timer
 
 	// MAC state (mac.go).
 	state    macState
@@ -98,49 +101,20 @@ func (r *Radio) physBusy() bool {
 func (r *Radio) signalStart(s *signal) {
 	r.power += s.mw
 	r.nsig++
-	switch {
-	case r.rx != nil:
-		r.segs = append(r.segs, segment{r.now(), r.power - r.rx.mw})
-	case r.cand == nil && !r.transmitting() && s.mw >= r.ch.rxMW:
-		// The preamble is detected, or not, 4 µs in (ns-3's threshold
-		// detection): a frame that starts together with another is lost
-		// to both receivers' detection.
-		r.cand = s
-		r.detect.Arm(sim.Time(r.now() + 4000))
-	}
-	r.update()
-}
-
-func (r *Radio) onDetect() {
-	s := r.cand
-	r.cand = nil
-	if s == nil || r.rx != nil || r.transmitting() {
-		return
-	}
-	if s.mw/(r.ch.noise+r.power-s.mw) < r.ch.preSN {
-		return // only energy: it makes the medium busy if strong enough
-	}
-	r.rx = s
-	r.segs = append(r.segs[:0], segment{r.now(), r.power - s.mw})
+	r.ch.recv.arrived(r, s)
 	r.update()
 }
 
 func (r *Radio) signalEnd(s *signal) {
-	if s == r.cand {
-		r.cand = nil
-		r.detect.Cancel()
-	}
 	if s == r.rx {
 		r.rx = nil
-		ok, collided := r.decode(s)
+		ok, collided := r.ch.recv.decode(r, s)
 		r.remove(s)
 		r.received(s.f, ok, collided)
 		return
 	}
 	r.remove(s)
-	if r.rx != nil {
-		r.segs = append(r.segs, segment{r.now(), r.power - r.rx.mw})
-	}
+	r.ch.recv.left(r, s)
 	r.update()
 }
 
@@ -152,40 +126,10 @@ func (r *Radio) remove(s *signal) {
 	}
 }
 
-// decode draws whether the frame s survived: the PLCP header at 1 Mbit/s
-// DBPSK and the rest at the frame's rate, each piece at the SINR of its
-// interference segment. The preamble itself is not error-modelled (its
-// detection was). collided says another signal overlapped the frame.
-func (r *Radio) decode(s *signal) (ok, collided bool) {
-	hdrStart, hdrEnd := s.start+preamble, s.start+plcpTotal
-	p := 1.0
-	for i, seg := range r.segs {
-		end := s.end
-		if i+1 < len(r.segs) {
-			end = r.segs[i+1].t
-		}
-		if seg.mw > r.ch.noise*1e-3 {
-			collided = true
-		}
-		sinr := s.mw / (r.ch.noise + seg.mw)
-		if h := overlap(seg.t, end, hdrStart, hdrEnd); h > 0 {
-			p *= chunkSuccess(sinr, float64(h)/1000, 1e6) // 1 bit a µs
-		}
-		if b := overlap(seg.t, end, hdrEnd, s.end); b > 0 {
-			p *= chunkSuccess(sinr, float64(b)*s.f.rate/1e9, s.f.rate)
-		}
-	}
-	return p >= 1 || r.rng.Float64() < p, collided
-}
-
-func overlap(a0, a1, b0, b1 int64) int64 {
-	return max(0, min(a1, b1)-max(a0, b0))
-}
-
-// startTx puts a frame on the air; a reception in progress is abandoned.
+// startTx puts a frame on the air; what becomes of a reception in
+// progress is the reception model's to say.
 func (r *Radio) startTx(f frame, dur int64) {
-	r.rx, r.cand = nil, nil
-	r.detect.Cancel()
+	r.ch.recv.sending(r)
 	r.txEnd = r.now() + dur
 	r.txDone.Arm(sim.Time(r.txEnd))
 	r.ch.transmit(r, f, dur)
