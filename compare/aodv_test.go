@@ -168,6 +168,10 @@ const (
 
 var (
 	ns2Radio = radio{"ack_rate: " + ns2ACKRate}
+	// ns2PriQueue is ns2Radio behind ns-2.35's Queue/DropTail/PriQueue
+	// (routing packets first), which its AODV runs need (CMUPriQueue, DSR's,
+	// stalls it).
+	ns2PriQueue = radio{"ack_rate: " + ns2ACKRate, "priority: [routing]"}
 	// ns2Air is ns-2.35's radio as a whole: its ACK rate, its reception
 	// (WirelessPhy and Mac802_11: first bit, no error model) and the
 	// CMUPriQueue its chain script gives every run (routing packets, then
@@ -286,7 +290,7 @@ func measureChains(t *testing.T, cs []chain, seeds int) map[seeded]chainRun {
 // (RREQ_GRAT_RREP undefined), routes active 10 s, expanding ring from TTL
 // 5 by 2 to 7, then the diameter 30, 30 ms a node, three network-wide
 // retries (aodv.h, aodv.cc).
-const ns2AODVRouting = "{protocol: aodv, hello: false, feedback_neighbours_only: false, local_repair: true, repair_timer: ns2, destination_seq: ns2, invalidated_seq: ns2, revalidate_reverse: true, refresh_reverse: false, gratuitous_reply: false, my_route_timeout: 10s, active_route_timeout: 10s, ttl_start: 5, ttl_increment: 2, ttl_threshold: 7, node_traversal_time: 30ms, net_diameter: 30, rreq_retries: 3}"
+const ns2AODVRouting = "{protocol: aodv, hello: false, feedback_neighbours_only: false, local_repair: true, repair_timer: ns2, destination_seq: ns2, invalidated_seq: ns2, revalidate_reverse: true, refresh_reverse: false, gratuitous_reply: false, my_route_timeout: 10s, active_route_timeout: 10s, ttl_start: 5, ttl_increment: 2, ttl_threshold: 7, node_traversal_time: 30ms, net_diameter: 30, rreq_retries: 3, traffic_neighbours: false, purge_queue: true}"
 
 // The second opinion on AODV: ns-2.35's own (Agent/AODV with its
 // PriQueue: CMUPriQueue stalls it) on the same chain as TestDSRAsNS2, its
@@ -296,23 +300,29 @@ const ns2AODVRouting = "{protocol: aodv, hello: false, feedback_neighbours_only:
 // ns-2's constants (ns2AODVRouting) and ns-2's TCP. ns-2's runs are in
 // testdata/ns2-aodv.txt (scripts/ns2/wifi-chain-routing.tcl AODV|DSDV ...
 // Queue/DropTail/PriQueue). Held: the ratio within 10% of ns-2's but at
-// aodvNS2Open's points; control packets per delivered segment printed.
+// aodvNS2Open's points; where links break 20 times a run or more, link
+// breaks within 25% and control packets per delivered segment within 20%
+// but at aodvNS2ControlOpen's.
 func TestAODVAsNS2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("AODV against ns-2: 560 runs")
 	}
-	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-aodv.txt", rt: "AODV", routing: ns2AODVRouting, radio: ns2Radio, open: aodvNS2Open})
+	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-aodv.txt", rt: "AODV", routing: ns2AODVRouting, radio: ns2PriQueue, open: aodvNS2Open, holdControl: true, controlOpen: aodvNS2ControlOpen})
 }
 
 // aodvNS2Open are the points printed but not held against ns-2.35's AODV
-// (23 of 28 held). tcplab's AODV is set as ns-2's (ns2AODVRouting), local
+// (25 of 28 held). tcplab's AODV is set as ns-2's (ns2AODVRouting), local
 // repair and all: its repair keeps the destination's sequence number and
 // discards the live next hop's equal-numbered replies (docs/routing.md);
 // invalidated routes raise their destination's number; a newer request
 // brings a route back, or ends a repair of it; forwarding refreshes only
-// the route to the destination; replies give 10 s; no gratuitous replies.
-// Open, all with three flows: 2 hops without loss (+24%), 4 hops at 3%
-// (-11%), 8 hops at 3% (+16%), 10 hops (+15%, -10%); not explained.
-var aodvNS2Open = map[[3]float64]bool{
-	{2, 3, 0}: true, {4, 3, 0.03}: true, {8, 3, 0.03}: true, {10, 3, 0}: true, {10, 3, 0.03}: true,
-}
+// the route to the destination; replies give 10 s; no gratuitous replies;
+// neighbours only from hellos (none), and a broken link takes the packets
+// queued for it; routing packets first in the queue, as ns-2's PriQueue.
+// Open, all with three flows: 6 and 8 hops at 3% (+16%, +31%), 10 hops
+// without loss (+15%); not explained. aodvNS2ControlOpen: three flows
+// over 2 hops without loss, 31% fewer control packets a segment.
+var (
+	aodvNS2Open        = map[[3]float64]bool{{6, 3, 0.03}: true, {8, 3, 0.03}: true, {10, 3, 0}: true}
+	aodvNS2ControlOpen = map[[3]float64]bool{{2, 3, 0}: true}
+)

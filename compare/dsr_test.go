@@ -36,37 +36,47 @@ func TestDSRAsNS2(t *testing.T) {
 	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-dsr.txt", rt: "DSR", routing: "dsr", radio: ns2Radio, open: dsrOpen})
 }
 
-// The same with ns-2.35's radio as a whole (ns2Air: its reception, where
-// an overlap loses both frames, and its CMUPriQueue) and its DSR's 30 ms
+// The same on ns-2.35's air: its reception (ns2Air: an overlap loses
+// both frames; no error model) and its CMUPriQueue, and its DSR's 30 ms
 // spacing of the packets a reply releases (release_spacing; a
-// work-around ns-2 names for its ARP). With them tcplab's MAC gives up on
-// as many frames as ns-2's under DSR and DSR sends as many control
-// packets per delivered segment: held within 25% and 20% wherever links
-// break (20 or more a run)
-// (the DSSS reception above loses fewer broadcasts and ACKs, breaks links
-// up to 1.6 times as often and sends up to 1.9 times the control
-// packets). The goodput ratio is printed: 6-19% below ns-2's
-// (docs/routing.md).
+// work-around ns-2 names for its ARP). Like for like, tcplab's MAC then
+// gives up on as many frames as ns-2's under DSR and DSR sends as many
+// control packets per delivered segment (under the DSSS reception above
+// tcplab loses fewer broadcasts and ACKs, breaks links up to 1.6 times
+// as often and sends up to 1.9 times the control packets). Held: the
+// ratio within 10% but at dsrNS2AirOpen; where links break 20 times a
+// run or more in ns-2, link breaks within 25% and control packets per
+// segment within 20% but at dsrNS2AirControlOpen (docs/routing.md).
 func TestDSRAsNS2OnNS2sAir(t *testing.T) {
 	if testing.Short() {
 		t.Skip("DSR against ns-2: 280 runs")
 	}
 	compareRoutingWithNS2(t, ns2Comparison{file: "testdata/ns2-dsr.txt", rt: "DSR", routing: "{protocol: dsr, release_spacing: 30ms}",
-		radio: ns2Air, holdControl: true})
+		radio: ns2Air, open: dsrNS2AirOpen, holdControl: true, controlOpen: dsrNS2AirControlOpen})
 }
+
+// dsrNS2AirOpen: on ns-2's air tcplab's DSR costs TCP more than ns-2's
+// with three flows over 8 hops and one flow over 10 hops, both at 3%
+// loss (-12%, -17%); dsrNS2AirControlOpen: one flow over 8 hops at 3%
+// sends 22% more control packets a segment (24 link breaks a run against
+// 21).
+var (
+	dsrNS2AirOpen        = map[[3]float64]bool{{8, 3, 0.03}: true, {10, 1, 0.03}: true}
+	dsrNS2AirControlOpen = map[[3]float64]bool{{8, 1, 0.03}: true}
+)
 
 // ns2Comparison is a comparison of tcplab's routing with ns-2.35's on the
 // chain: ns-2's runs in file (static routes as DSDV frozen after
 // convergence), its routing rt, and tcplab's routing and radio settings.
 // The effect of routing on goodput (its goodput over static routes', in
-// each simulator) is held within 10% but at open's points if holdRatio;
-// with holdControl, control packets per delivered segment within 20% and
-// link breaks within 25% at every point where ns-2 breaks 20 links or
-// more a run (below, a few breaks swing the ratio).
+// each simulator) is held within 10% but at open's points; with
+// holdControl, link breaks within 25% and control packets per delivered
+// segment within 20% (but at controlOpen's points) wherever ns-2 breaks
+// 20 links a run or more (below, a few breaks swing the ratio).
 type ns2Comparison struct {
 	file, rt, routing string
 	radio             radio
-	open              map[[3]float64]bool
+	open, controlOpen map[[3]float64]bool
 	holdControl       bool
 }
 
@@ -107,12 +117,12 @@ func compareRoutingWithNS2(t *testing.T, c ns2Comparison) {
 		d := rtl/rn - 1
 		fmt.Fprintf(&table, "| %d | %d | %g%% | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %+.1f%% | %.3f | %.3f | %.0f | %.0f |\n",
 			p.hops, p.flows, 100*p.loss, mean(nsg), mean(ng), rn, mean(ts), mean(tr), rtl, 100*d, mean(nc), mean(tc), mean(nb), mean(tb))
-		at := fmt.Sprintf("%d hops, %d flows, loss %g", p.hops, p.flows, p.loss)
-		if !c.holdControl && (d > 0.10 || d < -0.10) && !c.open[[3]float64{float64(p.hops), float64(p.flows), p.loss}] {
+		at, pt := fmt.Sprintf("%d hops, %d flows, loss %g", p.hops, p.flows, p.loss), [3]float64{float64(p.hops), float64(p.flows), p.loss}
+		if (d > 0.10 || d < -0.10) && !c.open[pt] {
 			t.Errorf("%s: %s/static %.3f, %+.1f%% from ns-2's %.3f", at, c.rt, rtl, 100*d, rn)
 		}
 		if c.holdControl && mean(nb) >= 20 {
-			if d := mean(tc)/mean(nc) - 1; d > 0.20 || d < -0.20 {
+			if d := mean(tc)/mean(nc) - 1; (d > 0.20 || d < -0.20) && !c.controlOpen[pt] {
 				t.Errorf("%s: %.3f control packets a delivered segment, %+.0f%% from ns-2's %.3f", at, mean(tc), 100*d, mean(nc))
 			}
 			if d := mean(tb)/mean(nb) - 1; d > 0.25 || d < -0.25 {
@@ -123,18 +133,16 @@ func compareRoutingWithNS2(t *testing.T, c ns2Comparison) {
 	t.Logf("%s against ns-2.35's on the 802.11b chain, %d seeds each (kbit/s):\n%s", c.rt, seeds, table.String())
 }
 
-// dsrOpen are the points where tcplab's DSR and ns-2.35's differ by more
-// than 10% in their effect on TCP (10 seeds, both MACs sending ACKs at
-// ns-2's 1 Mbit/s): one flow without loss over 3, 4, 6 and 8 hops and with
-// 3% over 10, where tcplab's costs TCP more (-11 to -15%), and three flows
-// over 2 hops without loss (-12%). The one-flow gap is stalls: discoveries
-// whose first round fails, each followed by the 2 s backoff, are more
-// frequent in tcplab after a route error from a salvaging forwarder (46%
-// against 23%); ns-2's 30 ms spacing of the packets a reply releases
-// closes it but puts three flows over 6 hops 39% off, so it is not the
-// cause alone (docs/routing.md).
+// dsrOpen are the points where, under tcplab's default (DSSS) reception,
+// tcplab's DSR and ns-2.35's differ by more than 10% in their effect on
+// TCP (10 seeds): one flow without loss over 3 and 6 hops and with 3%
+// over 10 (-11 to -16%), three flows without loss over 2 hops (-16%) and
+// 6 hops (+11%). Under that reception a 1 Mbit/s request or ACK survives
+// an overlapping data frame where ns-2's is lost with it, so links break
+// and are found again at another pace: on ns-2's air
+// (TestDSRAsNS2OnNS2sAir) the two agree at 26 of 28 points.
 var dsrOpen = map[[3]float64]bool{
-	{2, 3, 0}: true, {3, 1, 0}: true, {4, 1, 0}: true, {6, 1, 0}: true, {8, 1, 0}: true, {10, 1, 0.03}: true,
+	{2, 3, 0}: true, {3, 1, 0}: true, {6, 1, 0}: true, {6, 3, 0}: true, {10, 1, 0.03}: true,
 }
 
 // ns2Chains reads ns-2's chain runs (testdata/ns2-dsr.txt, ns2-aodv.txt):

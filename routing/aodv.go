@@ -28,8 +28,20 @@ type AODVParams struct {
 	// neighbour up there, so a source whose next hop it has not heard from
 	// lately keeps sending into the failure); false breaks it whatever the
 	// table says (RFC 3561 §6.11, ns-2.35's rt_ll_failed).
-	FeedbackNeighboursOnly bool     `yaml:"feedback_neighbours_only"`
-	ActiveRouteTimeout     sim.Time `yaml:"active_route_timeout"` // 3s
+	FeedbackNeighboursOnly bool `yaml:"feedback_neighbours_only"`
+	// TrafficNeighbours: a node heard by a request, or forwarded through,
+	// is a neighbour for a while (ALLOWED_HELLO_LOSS × HELLO_INTERVAL,
+	// ACTIVE_ROUTE_TIMEOUT), and one that lapses is a broken link, hellos
+	// or not (ns-3.37: Neighbors::Update runs its purge, which re-arms its
+	// timer); false keeps neighbours from hellos only (ns-2.35, whose
+	// link-layer detection sends none: no link lapses).
+	TrafficNeighbours bool `yaml:"traffic_neighbours"`
+	// PurgeQueue: on a broken link not repaired locally, the packets queued
+	// at the MAC for that neighbour are dropped with the failed one
+	// (ns-2.35's rt_ll_failed, ifqueue->filter); ns-3.37 leaves them to
+	// the MAC, each to fail its retries in turn.
+	PurgeQueue         bool     `yaml:"purge_queue"`
+	ActiveRouteTimeout sim.Time `yaml:"active_route_timeout"` // 3s
 	// MyRouteTimeout is the lifetime a destination gives its replies; 0
 	// derives it as ns-3.37 does (myRouteTimeout). ns-2.35 fixes it at 10 s.
 	MyRouteTimeout    sim.Time `yaml:"my_route_timeout"`
@@ -88,7 +100,7 @@ type AODVParams struct {
 // feedback working.
 func DefaultAODV() *AODVParams {
 	return &AODVParams{
-		Hello: true, HelloInterval: sim.Second, AllowedHelloLoss: 2, LinkFeedback: true, FeedbackNeighboursOnly: true,
+		Hello: true, HelloInterval: sim.Second, AllowedHelloLoss: 2, LinkFeedback: true, FeedbackNeighboursOnly: true, TrafficNeighbours: true,
 		ActiveRouteTimeout: 3 * sim.Second, NodeTraversalTime: 40 * sim.Millisecond, NetDiameter: 35,
 		RREQRetries: 2, RREQRateLimit: 10, RERRRateLimit: 10,
 		TTLStart: 1, TTLIncrement: 2, TTLThreshold: 7, TimeoutBuffer: 2,
@@ -357,10 +369,10 @@ func (a *aodv) forward(p *network.Packet) {
 		if a.p.RefreshReverse {
 			a.refresh(back.next)
 		}
-		a.heard(rt.next, a.p.ActiveRouteTimeout)
-		a.heard(back.next, a.p.ActiveRouteTimeout)
+		a.trafficHeard(rt.next, a.p.ActiveRouteTimeout)
+		a.trafficHeard(back.next, a.p.ActiveRouteTimeout)
 	} else {
-		a.heard(rt.next, a.p.ActiveRouteTimeout)
+		a.trafficHeard(rt.next, a.p.ActiveRouteTimeout)
 	}
 	a.radio.Send(p, a.node(rt.next))
 }
@@ -371,7 +383,7 @@ func (a *aodv) Arrived(p *network.Packet) {
 	a.refresh(p.Src)
 	if back := a.valid(p.Src); back != nil {
 		a.refresh(back.next)
-		a.heard(back.next, a.p.ActiveRouteTimeout)
+		a.trafficHeard(back.next, a.p.ActiveRouteTimeout)
 	}
 }
 
@@ -411,6 +423,11 @@ func (a *aodv) Receive(p *network.Packet) {
 func (a *aodv) LinkFailed(p *network.Packet, to *network.Node) bool {
 	if a.p.LocalRepair && to != nil && a.repairs(p, to.ID) {
 		return true
+	}
+	if a.p.PurgeQueue && to != nil {
+		if w, ok := a.radio.(withdrawer); ok {
+			w.Withdraw(to, func(q *network.Packet) { a.net.Drop(q, network.BrokenLink, nil) })
+		}
 	}
 	if a.p.LinkFeedback && to != nil && !a.closeNeighbour(to.ID) && !a.p.FeedbackNeighboursOnly {
 		a.linkBroken(to.ID)

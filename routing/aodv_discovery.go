@@ -173,7 +173,7 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 		nb.validSeq, nb.next, nb.hops, nb.state = false, from, 1, valid
 		nb.expires = a.now() + p.ActiveRouteTimeout
 	}
-	a.heard(from, sim.Time(p.AllowedHelloLoss)*p.HelloInterval)
+	a.trafficHeard(from, sim.Time(p.AllowedHelloLoss)*p.HelloInterval)
 
 	if m.dst == a.nd.ID {
 		a.replyAsDestination(m, back)

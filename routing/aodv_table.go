@@ -182,6 +182,14 @@ func (a *aodv) heard(nb network.NodeID, d sim.Time) {
 	}
 }
 
+// trafficHeard is heard for a neighbour known by a request or by
+// forwarding, if such count (TrafficNeighbours).
+func (a *aodv) trafficHeard(nb network.NodeID, d sim.Time) {
+	if a.p.TrafficNeighbours {
+		a.heard(nb, d)
+	}
+}
+
 // closeNeighbour is the MAC's news that the link to nb broke: it is
 // handled at once if nb is a known neighbour (ns-3.37's ProcessTxError).
 func (a *aodv) closeNeighbour(nb network.NodeID) bool {

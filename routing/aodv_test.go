@@ -60,7 +60,13 @@ func newLineOf(t *testing.T, n int, mk func(*network.Node, *Stats) network.Route
 // newField is nodes a, b, ... at pos with the routers mk makes.
 func newField(t *testing.T, pos [][2]float64, mk func(*network.Node, *Stats) network.Router) *testLine {
 	t.Helper()
-	l := &testLine{net: network.New(1), stats: NewStats("test")}
+	return newSeededField(t, 1, pos, mk)
+}
+
+// newSeededField is newField with the simulation's seed.
+func newSeededField(t *testing.T, seed uint64, pos [][2]float64, mk func(*network.Node, *Stats) network.Router) *testLine {
+	t.Helper()
+	l := &testLine{net: network.New(seed), stats: NewStats("test")}
 	ch, err := wireless.NewChannel(l.net, wireless.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -298,6 +304,69 @@ func TestARetryLimitDropBreaksTheLinkAndWarnsThePrecursors(t *testing.T) {
 	}
 	if l.net.Drops[network.RetryLimit] < 1 {
 		t.Errorf("no retry-limit drop: %v", l.net.Drops)
+	}
+}
+
+// burstIntoADeafLink runs a-b-c: a sends c a datagram at 0.5 s (the
+// route found), c goes deaf at 1 s, and a sends six more at once, which
+// queue at b behind the first b's MAC retries. It returns the datagrams b
+// began sending to c from 1 s on.
+func (l *testLine) burstIntoADeafLink() (fromB int) {
+	l.keepData = true
+	l.ch.RadioOf(l.nodes[2]).PHYLoss = blackout{from: sim.Second}
+	l.send(500*sim.Millisecond, 0, 2)
+	for range 6 {
+		l.send(sim.Second, 0, 2)
+	}
+	l.net.Run(1500 * sim.Millisecond)
+	for _, f := range l.data {
+		if f.from == "b" && f.at >= sim.Second {
+			fromB++
+		}
+	}
+	return fromB
+}
+
+func TestABrokenLinkTakesItsQueueOnlyWhenAsked(t *testing.T) {
+	// a-b-c, c deaf from 1 s, and a burst of a's datagrams for c queued at
+	// b behind the one its MAC is retrying. When the MAC gives up, with
+	// purge_queue (ns-2.35's rt_ll_failed) the rest are dropped with it,
+	// before the MAC takes the next. Without (ns-3.37) the MAC sends each
+	// into the broken link, to fail its retries in turn.
+	for _, tc := range []struct {
+		purge     bool
+		fromBLeft bool // b began sending another datagram to c
+	}{{true, false}, {false, true}} {
+		p := quiet()
+		p.PurgeQueue = tc.purge
+		l := newLine(t, 3, p)
+		fromB := l.burstIntoADeafLink()
+		if l.stats.LinkBreaks != 1 || (fromB > 1) != tc.fromBLeft {
+			t.Errorf("purge_queue %v: %d link breaks, b began %d datagrams to c after 1 s", tc.purge, l.stats.LinkBreaks, fromB)
+		}
+		if tc.purge && l.net.Drops[network.BrokenLink] < 4 {
+			t.Errorf("purge_queue: %d dropped for the broken link, want the queued rest", l.net.Drops[network.BrokenLink])
+		}
+	}
+}
+
+func TestNeighboursLapseWithoutHellosOnlyFromTraffic(t *testing.T) {
+	// a-b-c without hellos: a's datagram to c makes b count a and c as
+	// neighbours (ns-3.37's Neighbors::Update on forwarding), and after
+	// ACTIVE_ROUTE_TIMEOUT of silence they lapse, each a broken link. With
+	// traffic_neighbours false (ns-2.35) nothing lapses.
+	for _, traffic := range []bool{true, false} {
+		p := quiet()
+		p.TrafficNeighbours = traffic
+		l := newLine(t, 3, p)
+		l.send(100*sim.Millisecond, 0, 2)
+		l.net.Run(6 * sim.Second)
+		if l.sink.Packets != 1 {
+			t.Fatalf("traffic_neighbours %v: delivered %d", traffic, l.sink.Packets)
+		}
+		if got := l.stats.LinkBreaks > 0; got != traffic {
+			t.Errorf("traffic_neighbours %v: %d link breaks after 6 s of silence", traffic, l.stats.LinkBreaks)
+		}
 	}
 }
 

@@ -67,8 +67,12 @@ type DSRParams struct {
 	// requests for this long (RFC 4728 §8.2.1), until a flood carried it.
 	ErrorHold sim.Time `yaml:"error_hold"`
 	// Jitter bounds the uniform delay of a forwarded request and of the
-	// target's reply.
-	Jitter sim.Time `yaml:"jitter"`
+	// target's reply; with JitterOwnRequests, of the node's own requests
+	// too (ns-2.35 delays every request it sends, RREQ_JITTER in
+	// sendOutPacketWithRoute; RFC 4728 §8.2.2 jitters forwarded ones and
+	// leaves the originator's open).
+	Jitter            sim.Time `yaml:"jitter"`
+	JitterOwnRequests bool     `yaml:"jitter_own_requests"`
 	// ReleaseSpacing spaces the packets a reply releases from the send
 	// buffer: ns-2.35 sends them 30 ms apart from the reply on (a
 	// work-around it names for its ARP); 0 sends them together (the
@@ -85,7 +89,7 @@ func DefaultDSR() *DSRParams {
 		RequestPeriod: 500 * sim.Millisecond, MaxRequestPeriod: 10 * sim.Second, MaxRouteLen: 16,
 		ReplyFromCache: true, PrimaryCache: 30, SecondaryCache: 64,
 		Salvage: true, MaxSalvage: 15, SalvageRequests: 1, WithdrawQueued: true, Tap: true, GratuitousReply: true,
-		ErrorHold: sim.Second, Jitter: 10 * sim.Millisecond,
+		ErrorHold: sim.Second, Jitter: 10 * sim.Millisecond, JitterOwnRequests: true,
 	}
 }
 

@@ -71,6 +71,10 @@ func (d *dsr) request(target network.NodeID, maxProp int) {
 	d.seen[d.nd.ID] = d.reqID
 	p := d.control(m, size)
 	p.Dst = network.Broadcast
+	if d.p.JitterOwnRequests && d.p.Jitter > 0 {
+		d.net.Sched.At(d.now()+d.jitter(), func() { d.count(p); d.radio.Send(p, nil) })
+		return
+	}
 	d.count(p)
 	d.radio.Send(p, nil)
 }

@@ -6,12 +6,6 @@ import (
 	"github.com/tcplab/tcplab/network"
 )
 
-// withdrawer is a radio that can take back the packets queued for a
-// neighbour (wireless.Radio).
-type withdrawer interface {
-	Withdraw(to *network.Node, fn func(p *network.Packet))
-}
-
 // LinkFailed implements network.Router: the MAC gave up on p toward to
 // (RFC 4728 §8.3: DSR's route maintenance by link-layer
 // acknowledgement). The link leaves the caches; the source of p's route

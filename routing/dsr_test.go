@@ -77,6 +77,31 @@ func TestDSRAsksItsNeighboursFirstThenFloods(t *testing.T) {
 	}
 }
 
+func TestDSRJittersItsOwnRequestsOnlyWhenAsked(t *testing.T) {
+	// a-b: a's first request for b leaves as its packet arrives (the
+	// medium idle), or up to the jitter later with jitter_own_requests
+	// (ns-2.35's RREQ_JITTER on every request it sends); over 20 seeds the
+	// delays spread over the 10 ms.
+	for _, own := range []bool{false, true} {
+		var lo, hi sim.Time = sim.Second, 0
+		for seed := range 20 {
+			p := DefaultDSR()
+			p.JitterOwnRequests = own
+			l := newSeededField(t, uint64(seed+1), [][2]float64{{0, 0}, {200, 0}}, func(nd *network.Node, st *Stats) network.Router { return newDSR(p, nd, st) })
+			l.send(100*sim.Millisecond, 0, 1)
+			l.net.Run(200 * sim.Millisecond)
+			if len(l.frames) == 0 || l.frames[0].kind != "rreq" {
+				t.Fatalf("own %v seed %d: frames %v", own, seed, trace(l.frames))
+			}
+			d := l.frames[0].at - 100*sim.Millisecond
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		if own && (lo < 0 || hi > 10*sim.Millisecond || hi-lo < 5*sim.Millisecond) || !own && (lo != 0 || hi != 0) {
+			t.Errorf("jitter_own_requests %v: the first request left %v to %v after its packet", own, lo, hi)
+		}
+	}
+}
+
 func TestDSRAnswersARequestFromItsCache(t *testing.T) {
 	// a-b-c-d. b finds d first (and forwards nothing for it). When a asks
 	// for d, b answers a's non-propagating request from its cache with
@@ -261,6 +286,24 @@ func TestDSRReportsABrokenLinkToTheSourceAndForgetsIt(t *testing.T) {
 	}
 	if len(l.dsr(0).buf.items) == 0 {
 		t.Error("a's later packets for c do not wait for a route")
+	}
+}
+
+func TestDSRWithdrawsTheQueueBeforeTheMACSendsAgainOnABrokenLink(t *testing.T) {
+	// a-b-c, c deaf from 1 s, and a burst of a's packets for c queued at
+	// b behind the one its MAC is retrying. When the MAC gives up, DSR
+	// hears of it before the MAC takes its next packet (ns-2.35: the
+	// failure callback, which empties the queue for that neighbour, runs
+	// before tx_resume): the rest of the burst is taken back and salvaged,
+	// and none is sent into the broken link. One link break; with the MAC
+	// taking its next packet first, the next of the burst went to c too
+	// and broke the link a second time.
+	p := quietDSR()
+	p.SalvageRequests = 0
+	l := dsrLine(t, 3, p)
+	fromB := l.burstIntoADeafLink()
+	if l.stats.LinkBreaks != 1 || fromB != 1 {
+		t.Errorf("link breaks %d, packets b began sending to c after 1 s %d; want 1 and 1", l.stats.LinkBreaks, fromB)
 	}
 }
 

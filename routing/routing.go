@@ -98,3 +98,9 @@ func (s *Stats) Total() (n int64) {
 
 // Of is the counter of one kind.
 func (s *Stats) Of(k Kind) Counter { return s.sent[k] }
+
+// withdrawer is a radio that can take back the packets queued for a
+// neighbour (wireless.Radio).
+type withdrawer interface {
+	Withdraw(to *network.Node, fn func(p *network.Packet))
+}

@@ -10,12 +10,13 @@ import (
 type macState uint8
 
 const (
-	idle     macState = iota // nothing to send
-	contend                  // a frame waits for its backoff
-	sendRTS                  // RTS on the air
-	waitCTS                  //
-	sendData                 // data on the air (after the backoff, or SIFS after a CTS)
-	waitACK                  //
+	idle      macState = iota // nothing to send
+	reporting                 // idle, while the routing protocol hears of a failed frame
+	contend                   // a frame waits for its backoff
+	sendRTS                   // RTS on the air
+	waitCTS                   //
+	sendData                  // data on the air (after the backoff, or SIFS after a CTS)
+	waitACK                   //
 )
 
 // service is the packet the MAC is sending and its retry state.
@@ -218,9 +219,16 @@ func (r *Radio) failed() {
 	if *count >= limit {
 		r.Stats.RetryDrops++
 		p, to, delivered := r.svc.pkt, r.svc.to, r.svc.delivered
-		r.done(true)
+		r.finish(true)
 		// The MAC's failure is the routing protocol's news of a broken
-		// link (link-layer feedback); it may take the packet to salvage.
+		// link (link-layer feedback); it may take the packet to salvage,
+		// and the packets queued for that neighbour. It hears before the
+		// MAC takes its next packet, which would otherwise go to the
+		// neighbour just given up on (ns-2.35's Mac802_11 calls its
+		// failure callback, where DSR empties the queue for that hop,
+		// before tx_resume; ns-3.37's MAC reports the drop before it
+		// next dequeues).
+		r.state = reporting
 		if !r.Node.LinkFailed(p, to.Node) {
 			if delivered {
 				r.ch.net.Free(p)
@@ -228,6 +236,8 @@ func (r *Radio) failed() {
 				r.ch.net.Drop(p, network.RetryLimit, nil)
 			}
 		}
+		r.state = idle
+		r.next(false)
 		return
 	}
 	r.cw = min(2*(r.cw+1)-1, cfg.CWMax)
@@ -237,9 +247,16 @@ func (r *Radio) failed() {
 	r.arm()
 }
 
-// done ends the service of a packet (sent, or given up): reset the
-// window, draw the post-backoff, and take the next packet.
+// done ends the service of a packet (sent, or given up) and takes the
+// next.
 func (r *Radio) done(drop bool) {
+	r.finish(drop)
+	r.next(false)
+}
+
+// finish ends the service of a packet: reset the window and draw the
+// post-backoff.
+func (r *Radio) finish(drop bool) {
 	if !drop {
 		r.ch.net.Free(r.svc.pkt)
 	}
@@ -248,7 +265,6 @@ func (r *Radio) done(drop bool) {
 	r.slots = r.draw()
 	r.state = idle
 	r.update()
-	r.next(false)
 }
 
 // received handles the end of a reception the PHY locked onto.
