@@ -97,8 +97,9 @@ func runField(t *testing.T, seed int, sets ...string) (pdr, tcp float64, res *sc
 //   - AODV (Agent/AODV behind PriQueue), a second opinion beside ns-3.37's
 //     (TestMANETFieldAsNS3): tcplab's AODV set as ns-2.35's
 //     (ns2AODVRouting: link-layer detection on every MAC failure, local
-//     repair as ns-2's, and the rest of ns2AODVRouting). Held as DSR:
-//     0.751 against 0.796, 2975 against 2970 kbit/s (-11% while
+//     repair as ns-2's, and the rest of ns2AODVRouting), behind ns-2's
+//     PriQueue. Held as DSR: 0.732 against 0.796, 3205 against 2970
+//     kbit/s (-11% while
 //     invalidated routes kept their destination's sequence number, as
 //     ns-3.37's do: intermediate nodes then answered requests with routes
 //     already broken, and TCP sat out backed-off timeouts on them).

@@ -70,6 +70,9 @@ type AODVParams struct {
 	// RepairTimer: how a local repair ends without a reply (rfc or ns2;
 	// RepairTimer's constants).
 	RepairTimer RepairTimer `yaml:"repair_timer"`
+	// RequestTimer paces a source's discovery: rfc (ns-3.37's) or ns2
+	// (ns-2.35's sendRequest; RequestTimer).
+	RequestTimer RequestTimer `yaml:"request_timer"`
 	// DestinationSeq: when the destination raises its sequence number to
 	// answer a request (rfc or ns2; DestinationSeq's constants).
 	DestinationSeq DestinationSeq `yaml:"destination_seq"`
@@ -94,6 +97,10 @@ type AODVParams struct {
 	// Jitter bounds the random delay of broadcasts and of route errors
 	// (ns-3.37: a whole number of milliseconds, 0 to 10).
 	Jitter sim.Time `yaml:"jitter"`
+	// ReleaseSpacing spaces the packets a reply to the source's request
+	// releases, from the reply on (ns-2.35's recvReply: ARP_DELAY, 10 ms,
+	// "to keep ARP happy"); 0 sends them together (ns-3.37, the RFC).
+	ReleaseSpacing sim.Time `yaml:"release_spacing"`
 }
 
 // DefaultAODV is ns-3.37's aodv::RoutingProtocol with link-layer
@@ -137,6 +144,9 @@ func (p *AODVParams) Validate() error {
 	}
 	if p.TTLThreshold > p.NetDiameter {
 		es = append(es, component.Errorf("ttl_threshold", "%d is beyond the network diameter %d", p.TTLThreshold, p.NetDiameter))
+	}
+	if p.ReleaseSpacing < 0 {
+		es = append(es, component.Errorf("release_spacing", "want a time of at least 0, have %v", p.ReleaseSpacing))
 	}
 	if p.Jitter < 0 {
 		es = append(es, component.Errorf("jitter", "want a time of at least 0, have %v", p.Jitter))
@@ -201,6 +211,7 @@ type aodvMsg struct {
 	id          uint32 // RREQ id
 	hops        int
 	lifetime    sim.Time // RREP
+	stamp       sim.Time // RREQ: when it was originated; RREP: the request's (ns-2.35's timestamps)
 	unreachable []unreachableDst
 	hello       bool // an RREP that is a hello
 }
@@ -337,8 +348,9 @@ func (a *aodv) output(p *network.Packet) {
 		return
 	}
 	a.buf.add(p)
-	if rt := a.lookup(p.Dst); rt == nil || rt.state != inSearch && rt.state != inRepair {
-		a.request(p.Dst)
+	if rt := a.lookup(p.Dst); rt == nil || rt.state != inSearch && rt.state != inRepair ||
+		a.p.RequestTimer == RequestNS2 && rt.state == inSearch {
+		a.request(p.Dst) // ns-2.35 asks with every packet (rt_resolve)
 	}
 }
 

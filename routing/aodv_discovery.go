@@ -1,14 +1,58 @@
 package routing
 
 import (
+	"github.com/tcplab/tcplab/component"
 	"github.com/tcplab/tcplab/network"
 	"github.com/tcplab/tcplab/sim"
 )
+
+// RequestTimer is how a source paces the requests of a route discovery.
+type RequestTimer uint8
+
+const (
+	// RequestRFC: RFC 3561 §6.3-6.4 as ns-3.37's SendRequest: the ring's
+	// TTL from TTL_START up by TTL_INCREMENT to TTL_THRESHOLD, then the
+	// network diameter RREQ_RETRIES times, each awaited a ring's traversal
+	// time (at the diameter NET_TRAVERSAL_TIME, doubling), at most
+	// RREQ_RATELIMIT requests a second; then the waiting packets are lost.
+	RequestRFC RequestTimer = iota
+	// RequestNS2: ns-2.35's sendRequest. Every packet the source sends
+	// and every purge of its route table (each 0.5 s) while packets wait
+	// asks for a request, which goes only once the last one's timeout has
+	// passed. The TTL follows the larger of the last request's TTL and the
+	// destination's last hop count — a destination never reached counts
+	// as infinitely far, so its first request covers the network — up by
+	// TTL_INCREMENT below TTL_THRESHOLD, else the diameter; the timeout is
+	// 2·TTL times the measured discovery latency per hop (the mean of the
+	// last three, NODE_TRAVERSAL_TIME before any), times the requests at
+	// the diameter, at most MAX_RREQ_TIMEOUT; after RREQ_RETRIES + 1 at the
+	// diameter the waiting packets are lost and the source waits
+	// MAX_RREQ_TIMEOUT. No jitter on the source's own requests, no rate
+	// limit.
+	RequestNS2
+)
+
+var requestTimerNames = []string{"rfc", "ns2"}
+
+func (v RequestTimer) String() string { return component.EnumName(requestTimerNames, v) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *RequestTimer) UnmarshalText(b []byte) error {
+	return component.ParseEnum(requestTimerNames, v, b)
+}
+
+// ns2Unreached is ns-2.35's INFINITY2, the hop count of a destination
+// never reached.
+const ns2Unreached = 0xff
 
 // request starts or continues a route discovery for dst (RFC 3561 §6.3,
 // §6.4; ns-3.37's SendRequest): the expanding ring's next TTL, a request
 // broadcast after a jitter, and a retry timer.
 func (a *aodv) request(dst network.NodeID) {
+	if a.p.RequestTimer == RequestNS2 {
+		a.requestSourceNS2(dst)
+		return
+	}
 	a.rateWindow()
 	if a.rreqCount >= a.p.RREQRateLimit {
 		// RFC 3561 §6.3: at most RREQ_RATELIMIT a second; ns-3.37 tries
@@ -57,12 +101,102 @@ func (a *aodv) request(dst network.NodeID) {
 // sequence number and request id, after a jitter; the node will not
 // forward its own request.
 func (a *aodv) broadcastRequest(m *aodvMsg, ttl int) {
+	a.sendRequest(m, ttl, a.jitter())
+}
+
+// sendRequest sends route request m, TTL ttl, delay after now.
+func (a *aodv) sendRequest(m *aodvMsg, ttl int, delay sim.Time) {
 	a.seq++
+	if a.p.DestinationSeq == DestSeqNS2 {
+		a.seq += a.seq % 2 // the next even number: 2 more (ns-2.35's sendRequest)
+	}
 	a.rreqID++
-	m.origSeq, m.id, m.ttl = a.seq, a.rreqID, ttl
+	m.origSeq, m.id, m.ttl, m.stamp = a.seq, a.rreqID, ttl, a.now()
 	a.seen[rreqKey{a.nd.ID, m.id}] = a.now() + a.p.pathDiscoveryTime()
 	a.lastBcast = a.now()
-	a.transmit(m, rreqBytes, nil, a.jitter())
+	a.transmit(m, rreqBytes, nil, delay)
+}
+
+// requestSourceNS2 is ns-2.35's sendRequest for the source's own
+// discovery (RequestNS2).
+func (a *aodv) requestSourceNS2(dst network.NodeID) {
+	p, now := a.p, a.now()
+	rt := a.lookup(dst)
+	switch {
+	case rt == nil:
+		rt = &route{dst: dst, state: inSearch, hops: ns2Unreached}
+		a.table.set(rt)
+		a.stats.Discoveries++
+	case rt.state == valid:
+		return
+	case rt.state == invalid:
+		rt.state = inSearch
+		a.stats.Discoveries++
+	}
+	rt.expires = now + ns2MaxRequestTimeout + ns2PurgePeriod // kept while it is sought
+	defer a.armPurge(rt)
+	if now < rt.reqUntil {
+		return
+	}
+	if rt.rreqCnt > p.RREQRetries {
+		rt.reqUntil, rt.rreqCnt = now+ns2MaxRequestTimeout, 0
+		a.stats.Failed++
+		a.buf.drop(dst, network.NoRoute)
+		return
+	}
+	rt.lastTTL = max(rt.lastTTL, rt.hops)
+	ttl := p.TTLStart
+	switch {
+	case rt.lastTTL == 0:
+	case rt.lastTTL < p.TTLThreshold:
+		ttl = rt.lastTTL + p.TTLIncrement
+	default:
+		ttl = p.NetDiameter
+		rt.rreqCnt++
+	}
+	rt.lastTTL = ttl
+	timeout := 2 * sim.Time(ttl) * a.perHopTime(rt)
+	if rt.rreqCnt > 0 {
+		timeout *= sim.Time(rt.rreqCnt)
+	}
+	rt.reqUntil = now + min(timeout, ns2MaxRequestTimeout)
+	a.rateWindow()
+	a.rreqCount++
+	a.sendRequest(&aodvMsg{kind: RREQ, dst: dst, orig: a.nd.ID, dstSeq: rt.seq, unknownSeq: !rt.validSeq,
+		gratuitous: p.GratuitousReply, destOnly: p.DestinationOnly}, ttl, 0)
+}
+
+// armPurge sets rt's timer to the route table's next purge (every
+// ns2PurgePeriod of the clock), when a source asks again for a
+// destination packets still wait for.
+func (a *aodv) armPurge(rt *route) {
+	next := (a.now()/ns2PurgePeriod + 1) * ns2PurgePeriod
+	a.retryTimer(rt).Arm(next)
+}
+
+// perHopTime is ns-2.35's PerHopTime: the mean of the route's last
+// discovery latencies per hop, or NODE_TRAVERSAL_TIME before any.
+func (a *aodv) perHopTime(rt *route) sim.Time {
+	n := min(rt.nLatency, len(rt.latency))
+	if n == 0 {
+		return a.p.NodeTraversalTime
+	}
+	var sum sim.Time
+	for _, l := range rt.latency[:n] {
+		sum += l
+	}
+	return sum / sim.Time(n)
+}
+
+// timeDiscovery is ns-2.35's recvReply for a reply to the source's own
+// request: the discovery's latency per hop is remembered (MAX_HISTORY 3)
+// and its timers reset.
+func (rt *route) timeDiscovery(now, stamp sim.Time, hops int) {
+	if hops > 0 {
+		rt.latency[rt.nLatency%len(rt.latency)] = (now - stamp) / sim.Time(hops)
+		rt.nLatency++
+	}
+	rt.rreqCnt, rt.reqUntil, rt.lastTTL = 0, 0, hops
 }
 
 // scheduleRetry arms the discovery's timer: a ring's traversal time
@@ -103,6 +237,12 @@ func (a *aodv) retryExpired(dst network.NodeID) {
 		a.repairFailed(rt)
 		return
 	}
+	if a.p.RequestTimer == RequestNS2 {
+		if rt != nil && rt.state == inSearch && a.buf.has(dst) {
+			a.requestSourceNS2(dst)
+		}
+		return
+	}
 	if rt != nil && rt.state == inSearch && rt.rreqCnt < a.p.RREQRetries {
 		a.request(dst)
 		return
@@ -118,6 +258,31 @@ func (a *aodv) retryExpired(dst network.NodeID) {
 // flush sends the packets that waited for dst, now that it has a route.
 func (a *aodv) flush(dst network.NodeID) {
 	a.buf.take(dst, func(p *network.Packet) { a.output(p) })
+}
+
+// release sends the packets a reply found rt for, ReleaseSpacing apart:
+// the first at once, each later one handed to the radio for the route's
+// next hop of now (ns-2.35's recvReply: forward(rt, p, delay)).
+func (a *aodv) release(rt *route) {
+	if a.p.ReleaseSpacing <= 0 {
+		a.flush(rt.dst)
+		return
+	}
+	next := a.node(rt.next)
+	var delay sim.Time
+	a.buf.take(rt.dst, func(p *network.Packet) {
+		if delay == 0 {
+			a.output(p)
+		} else {
+			a.net.Sched.At(a.now()+delay, func() {
+				if p.Proto == network.Control {
+					a.count(p)
+				}
+				a.radio.Send(p, next)
+			})
+		}
+		delay += a.p.ReleaseSpacing
+	})
 }
 
 // recvRequest handles a route request from neighbour from (RFC 3561
@@ -149,20 +314,24 @@ func (a *aodv) recvRequest(m *aodvMsg, from network.NodeID) {
 			back.seq = m.origSeq
 		}
 		back.validSeq, back.next, back.hops = true, from, hops
-		repaired := false
-		if p.RevalidateReverse && fresher && (back.state == invalid || back.state == inRepair) {
+		waited := false
+		if p.RevalidateReverse && fresher && back.state != valid {
 			// RFC 3561 §6.5, ns-2.35's rt_update: the route is up, a local
-			// repair toward the originator over (ns-3.37 leaves an invalid
-			// reverse route invalid).
-			repaired = back.state == inRepair
-			back.state, back.rreqCnt = valid, 0
-			if repaired && back.retry != nil {
+			// repair or a discovery toward the originator over (ns-3.37
+			// leaves an invalid reverse route invalid, one in search in
+			// search).
+			waited = back.state == inRepair || back.state == inSearch
+			if back.state == inSearch && p.RequestTimer == RequestNS2 {
+				back.lastTTL = hops // ns-2.35's recvRequest resets the request's state
+			}
+			back.state, back.rreqCnt, back.reqUntil = valid, 0, 0
+			if waited && back.retry != nil {
 				back.retry.Cancel()
 			}
 		}
 		a.extend(back, minLife)
-		if repaired {
-			a.flush(m.orig) // the packets the repair held go (ns-2.35's recvRequest)
+		if waited {
+			a.flush(m.orig) // the packets that waited go (ns-2.35's recvRequest)
 		}
 	}
 	// The one-hop route to the neighbour that sent it.
@@ -229,7 +398,7 @@ func (a *aodv) replyAsDestination(m *aodvMsg, back *route) {
 	case !m.unknownSeq && m.dstSeq == a.seq+1:
 		a.seq++
 	}
-	r := &aodvMsg{kind: RREP, dst: a.nd.ID, dstSeq: a.seq, orig: m.orig, lifetime: a.p.myRouteTimeout(), ttl: back.hops}
+	r := &aodvMsg{kind: RREP, dst: a.nd.ID, dstSeq: a.seq, orig: m.orig, lifetime: a.p.myRouteTimeout(), ttl: back.hops, stamp: m.stamp}
 	a.transmit(r, rrepBytes, a.node(back.next), 0)
 }
 
@@ -237,7 +406,7 @@ func (a *aodv) replyAsDestination(m *aodvMsg, back *route) {
 // §6.6.2), and tells the destination of the originator (§6.6.3).
 func (a *aodv) replyFromRoute(m *aodvMsg, toDst, back *route) {
 	r := &aodvMsg{kind: RREP, dst: m.dst, dstSeq: toDst.seq, orig: back.dst, hops: toDst.hops,
-		lifetime: a.remaining(toDst), ttl: back.hops, ackRequired: toDst.hops == 1}
+		lifetime: a.remaining(toDst), ttl: back.hops, ackRequired: toDst.hops == 1, stamp: m.stamp}
 	toDst.addPrecursor(back.next)
 	back.addPrecursor(toDst.next)
 	a.transmit(r, rrepBytes, a.node(back.next), 0)
@@ -266,6 +435,9 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 	case m.orig == a.nd.ID && toDst.state == inRepair && !a.acceptsRepairReply(toDst, m.dstSeq, hops):
 		return
 	case m.orig == a.nd.ID && (toDst.state == inSearch || toDst.state == inRepair):
+		if a.p.RequestTimer == RequestNS2 && toDst.state == inSearch {
+			toDst.timeDiscovery(a.now(), m.stamp, hops)
+		}
 		a.adopt(toDst, &fresh)
 		toDst.retry.Cancel()
 	case !toDst.validSeq, int32(m.dstSeq-toDst.seq) > 0,
@@ -277,8 +449,8 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 		a.transmit(&aodvMsg{kind: RREPAck, ttl: 1}, ackBytes, a.node(from), 0)
 	}
 	if m.orig == a.nd.ID {
-		if a.valid(m.dst) != nil {
-			a.flush(m.dst)
+		if rt := a.valid(m.dst); rt != nil {
+			a.release(rt)
 		}
 		return
 	}
@@ -310,8 +482,10 @@ func (a *aodv) recvReply(m *aodvMsg, from network.NodeID) {
 // discovery state.
 func (a *aodv) adopt(rt, fresh *route) {
 	pre, cnt, retry := rt.precursors, rt.rreqCnt, rt.retry
+	until, ttl, lat, nlat := rt.reqUntil, rt.lastTTL, rt.latency, rt.nLatency
 	*rt = *fresh
 	rt.precursors, rt.rreqCnt, rt.retry = pre, cnt, retry
+	rt.reqUntil, rt.lastTTL, rt.latency, rt.nLatency = until, ttl, lat, nlat
 }
 
 // helloCheck is the hello timer (RFC 3561 §6.9; ns-3.37's

@@ -35,8 +35,11 @@ const (
 	// DestSeqRFC: only when the request carries its number plus one (RFC
 	// 3561 §6.6.1; ns-3.37).
 	DestSeqRFC DestinationSeq = iota
-	// DestSeqNS2: before every reply, to the next even number above both
-	// its own and the request's (ns-2.35's recvRequest).
+	// DestSeqNS2: the node's own number as ns-2.35 keeps it, always even:
+	// before every reply the next even number above both its own and the
+	// request's (recvRequest), and 2 more before each request it sends
+	// (sendRequest), so that a route invalidated by one (odd) is never as
+	// new as the node's next request.
 	DestSeqNS2
 )
 

@@ -28,10 +28,13 @@ type route struct {
 	state      routeState
 	expires    sim.Time
 	precursors []network.NodeID
-	rreqCnt    int        // requests sent at the network diameter
-	reqUntil   sim.Time   // repair_timer ns2: a repair request is within its timeout until then
-	repairEnd  sim.Time   // repair_timer ns2: when the repair's own timer fires
-	retry      *sim.Timer // the discovery's retry timer, once one ran
+	rreqCnt    int         // requests sent at the network diameter
+	reqUntil   sim.Time    // ns-2's timers: a request is within its timeout until then
+	lastTTL    int         // request_timer ns2: the TTL of the last request (rt_req_last_ttl)
+	latency    [3]sim.Time // request_timer ns2: the last discoveries' latency per hop (rt_disc_latency)
+	nLatency   int         // request_timer ns2: discoveries timed
+	repairEnd  sim.Time    // repair_timer ns2: when the repair's own timer fires
+	retry      *sim.Timer  // the discovery's retry timer, once one ran
 }
 
 // routeTable is a node's routing table, by destination: a slice indexed
@@ -85,6 +88,12 @@ func (a *aodv) lookup(dst network.NodeID) *route {
 		}
 		rt.state, rt.expires = invalid, a.now()+a.p.deletePeriod()
 	case invalid:
+		if a.p.RequestTimer == RequestNS2 {
+			// ns-2.35 never deletes an entry: its last hop count,
+			// request state and latencies go on serving discoveries.
+			rt.expires = a.now() + a.p.deletePeriod()
+			return rt
+		}
 		a.table.del(dst)
 		return nil
 	}

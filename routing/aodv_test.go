@@ -762,3 +762,63 @@ func TestNS2sLocalRepairDiscardsTheLiveNextHopsReplies(t *testing.T) {
 		}
 	}
 }
+
+// ns-2.35's sendRequest for a source (request_timer: ns2), worked from
+// aodv.cc: a destination never reached counts as infinitely far, so the
+// first request covers the network (TTL 30, the diameter); once the route
+// breaks, the next discovery rings out from its last hop count, 2, by
+// TTL_INCREMENT while below TTL_THRESHOLD (4, 6, 8), then the diameter
+// until RREQ_RETRIES + 1 requests there went unanswered, when the waiting
+// packets are lost and the source rests MAX_RREQ_TIMEOUT. Requests go on
+// new packets and on the route table's purge, every 0.5 s, once the last
+// one's timeout (2·TTL times the measured latency per hop) has passed.
+func TestNS2sSourceRequestsCoverTheNetworkFirstThenRingOut(t *testing.T) {
+	p := quiet()
+	p.RequestTimer, p.TTLStart, p.TTLIncrement, p.TTLThreshold, p.NetDiameter, p.RREQRetries = RequestNS2, 5, 2, 7, 30, 3
+	p.FeedbackNeighboursOnly, p.TrafficNeighbours = false, false
+	l := newLine(t, 3, p)
+	l.lastGoesDeaf() // a sends c a datagram every 100 ms to 1.4 s; c hears nothing from 1 s
+	l.net.Run(20 * sim.Second)
+	var ttls []int
+	var last sim.Time
+	for _, f := range l.frames {
+		if f.kind == "rreq" && f.from == "a" {
+			ttls = append(ttls, f.ttl)
+			last = f.at
+		}
+	}
+	if want := []int{30, 4, 6, 8, 30, 30, 30, 30}; !slices.Equal(ttls, want) {
+		t.Errorf("a's requests' TTLs %v, want %v", ttls, want)
+	}
+	if l.net.Drops[network.NoRoute] == 0 || last > 10*sim.Second {
+		t.Errorf("no_route drops %d, last request at %v: want the waiting packets lost and a rest", l.net.Drops[network.NoRoute], last)
+	}
+	a := l.rt[0].lookup(l.nodes[2].ID)
+	if a == nil || a.nLatency != 1 || a.latency[0] <= 0 || a.latency[0] > 10*sim.Millisecond {
+		t.Errorf("a's measured latency per hop: %+v", a)
+	}
+}
+
+// The packets a reply releases leave release_spacing apart from the
+// reply on (ns-2.35's recvReply: ARP_DELAY, 10 ms), or together.
+func TestAReplysPacketsLeaveReleaseSpacingApart(t *testing.T) {
+	for _, spacing := range []sim.Time{0, 10 * sim.Millisecond} {
+		p := quiet()
+		p.ReleaseSpacing = spacing
+		l := newLine(t, 2, p)
+		l.keepData = true
+		for range 3 {
+			l.send(100*sim.Millisecond, 0, 1)
+		}
+		l.net.Run(sim.Second)
+		if len(l.data) != 3 || l.sink.Packets != 3 {
+			t.Fatalf("release_spacing %v: data frames %v, delivered %d", spacing, l.data, l.sink.Packets)
+		}
+		for i := 1; i < 3; i++ {
+			gap := l.data[i].at - l.data[i-1].at
+			if spacing > 0 && (gap < spacing-sim.Millisecond || gap > spacing+sim.Millisecond) || spacing == 0 && gap > 2*sim.Millisecond {
+				t.Errorf("release_spacing %v: packet %d left %v after the one before", spacing, i+1, gap)
+			}
+		}
+	}
+}
