@@ -3,10 +3,8 @@ package compare
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tcplab/tcplab/scenario"
@@ -267,28 +265,17 @@ type seeded struct {
 // measureChains runs every chain over seeds 1..seeds on all cores.
 func measureChains(t *testing.T, cs []chain, seeds int) map[seeded]chainRun {
 	res := map[seeded]chainRun{}
-	var mu sync.Mutex
-	jobs := make(chan seeded)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				r := runChain(t, j.chain, j.seed)
-				mu.Lock()
-				res[j] = r
-				mu.Unlock()
-			}
-		}()
-	}
+	var jobs []seeded
 	for _, c := range cs {
 		for s := 1; s <= seeds; s++ {
-			jobs <- seeded{c, s}
+			jobs = append(jobs, seeded{c, s})
 		}
 	}
-	close(jobs)
-	wg.Wait()
+	runs := make([]chainRun, len(jobs))
+	onAllCores(len(jobs), func(i int) { runs[i] = runChain(t, jobs[i].chain, jobs[i].seed) })
+	for i, j := range jobs {
+		res[j] = runs[i]
+	}
 	return res
 }
 

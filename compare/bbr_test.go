@@ -3,9 +3,7 @@ package compare
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tcplab/tcplab/scenario"
@@ -67,22 +65,9 @@ func TestBBRAsNS3(t *testing.T) {
 	}
 	kbps := make([]float64, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				kbps[i], errs[i] = bbrGoodput(jobs[i].scen, jobs[i].p, jobs[i].seed)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	onAllCores(len(jobs), func(i int) {
+		kbps[i], errs[i] = bbrGoodput(jobs[i].scen, jobs[i].p, jobs[i].seed)
+	})
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}

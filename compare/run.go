@@ -39,26 +39,17 @@ func Measure(root string, points []Point, seeds int, anchors []Run) ([]Row, erro
 	for i := range res {
 		res[i] = make([]out, seeds)
 	}
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				p := points[j.pt]
-				kbps, rtos, wall, err := runOne(root, p, j.seed)
-				res[j.pt][j.seed-1] = out{kbps, rtos, wall, err}
-			}
-		}()
-	}
+	var jobs []job
 	for i := range points {
 		for s := 1; s <= seeds; s++ {
-			jobs <- job{i, s}
+			jobs = append(jobs, job{i, s})
 		}
 	}
-	close(jobs)
-	wg.Wait()
+	onAllCores(len(jobs), func(k int) {
+		j := jobs[k]
+		kbps, rtos, wall, err := runOne(root, points[j.pt], j.seed)
+		res[j.pt][j.seed-1] = out{kbps, rtos, wall, err}
+	})
 	rows := make([]Row, len(points))
 	for i, p := range points {
 		var xs, rt, wl []float64
@@ -71,6 +62,27 @@ func Measure(root string, points []Point, seeds int, anchors []Run) ([]Row, erro
 		rows[i] = Row{Point: p, Anchor: Lookup(anchors, p.Sim, p.Scen, p.Var, p.P), Ours: summarize(xs, rt, wl)}
 	}
 	return rows, nil
+}
+
+// onAllCores calls run(0) .. run(n-1), as many at once as there are
+// cores. Each call must write only its own results.
+func onAllCores(n int, run func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // runOne returns goodput as the anchors define it (payload delivered in
