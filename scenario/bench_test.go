@@ -29,6 +29,12 @@ func BenchmarkExamples(b *testing.B) {
 		{"C-dumbbell-10flows", "../examples/dumbbell-10flows.yaml", nil},
 		{"C-big", "../examples/c-big.yaml", nil},
 		{"C-big-10000flows-5s", "../examples/c-big.yaml", many},
+		// Issue 32's yardstick: BBR's cost per delivered packet against
+		// NewReno's with SACK, and pacing's own on NewReno (compare
+		// Mdelivered/s; README "BBR", Speed).
+		{"C-big-sack", "../examples/c-big.yaml", []string{"flows.f{i}.transport.sack=true"}},
+		{"C-big-sack-paced", "../examples/c-big.yaml", []string{"flows.f{i}.transport.sack=true", "flows.f{i}.transport.pacing=true"}},
+		{"C-big-bbr", "../examples/c-big.yaml", []string{"flows.f{i}.transport.sack=true", "flows.f{i}.transport.variant=bbr"}},
 		{"wifi-chain-10hop-60s", "../examples/wifi-chain.yaml", nil},
 		{"wifi-saturation-n10", "../examples/wifi-saturation.yaml", nil},
 	}
